@@ -1,0 +1,81 @@
+package dev.javaep.boot;
+
+import dev.javaep.bridge.EpFactoryBridge;
+import dev.javaep.bridge.OrtRuntime;
+import dev.javaep.ort.OrtApi;
+import dev.javaep.ort.OrtApiBase;
+import dev.javaep.ort.OrtEpApi;
+import dev.javaep.spi.ExecutionProviderFactory;
+import dev.javaep.spi.FactoryContext;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+
+/** The library's two ORT entry points, in Java: negotiate the API, discover factories, hand them to ORT. */
+final class EpLibrary {
+    private EpLibrary() {}
+
+    static void createEpFactories(String registrationName, MemorySegment apiBase, MemorySegment defaultLogger,
+                                  MemorySegment factoriesOut, long maxFactories, MemorySegment numFactoriesOut) {
+        OrtApiBase base = new OrtApiBase(apiBase);
+        OrtApi api = base.negotiate();
+        OrtRuntime runtime = OrtRuntime.install(new OrtRuntime(api, new OrtEpApi(api), base.versionString(), defaultLogger));
+        MemorySegment count = numFactoriesOut.reinterpret(ValueLayout.JAVA_LONG.byteSize());
+        count.set(ValueLayout.JAVA_LONG, 0, 0L);
+
+        List<ExecutionProviderFactory> factories = discover(maxFactories);
+        MemorySegment out = factoriesOut.reinterpret(maxFactories * ValueLayout.ADDRESS.byteSize());
+        List<MemorySegment> created = new ArrayList<>();
+        try {
+            for (ExecutionProviderFactory factory : factories) {
+                try {
+                    factory.initialize(new FactoryContext(registrationName, api.version(), runtime.ortVersion(),
+                            dev.javaep.bridge.Logging.ortLogger(runtime)));
+                    created.add(EpFactoryBridge.create(factory, runtime));
+                } catch (RuntimeException | Error e) {
+                    throw new IllegalStateException("javaep: execution provider factory " + factory.getClass().getName()
+                            + " failed to start: " + e + "; fix it or remove its jar from javaep's class path", e);
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            created.forEach(EpFactoryBridge::release);
+            throw e;
+        }
+        for (int i = 0; i < created.size(); i++) {
+            out.setAtIndex(ValueLayout.ADDRESS, i, created.get(i));
+        }
+        count.set(ValueLayout.JAVA_LONG, 0, created.size());
+    }
+
+    static void releaseEpFactory(MemorySegment factory) {
+        EpFactoryBridge.release(factory);
+    }
+
+    /** Factories on javaep's class path, in class-path order; ORT takes at most {@code max}. */
+    private static List<ExecutionProviderFactory> discover(long max) {
+        List<ExecutionProviderFactory> factories = new ArrayList<>();
+        ServiceLoader<ExecutionProviderFactory> loader =
+                ServiceLoader.load(ExecutionProviderFactory.class, EpLibrary.class.getClassLoader());
+        try {
+            for (ExecutionProviderFactory factory : loader) {
+                if (factories.size() == max) {
+                    System.err.println("javaep: ORT takes at most " + max + " factories from one library; ignoring "
+                            + factory.getClass().getName());
+                    continue;
+                }
+                factories.add(factory);
+            }
+        } catch (ServiceConfigurationError e) {
+            throw new IllegalStateException("javaep: an execution provider factory on the class path could not be loaded: "
+                    + e.getMessage(), e);
+        }
+        if (factories.isEmpty()) {
+            throw new IllegalStateException("javaep: no execution provider factory found on javaep's class path ("
+                    + System.getProperty("java.class.path") + "); set class.path in javaep.properties or JAVAEP_CLASSPATH");
+        }
+        return factories;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.javaep.boot;
+
+import dev.javaep.bridge.OrtRuntime;
+import dev.javaep.bridge.UpcallGuard;
+import dev.javaep.ort.OrtApi;
+import dev.javaep.ort.OrtApiBase;
+import dev.javaep.ort.OrtErrorCode;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Called by the native loader (libjavaep) through JNI, with ORT's arguments as raw addresses. Returns
+ * the {@code OrtStatus*} for ORT (0 = success). Never throws: every failure becomes a status.
+ */
+public final class NativeEntry {
+    private NativeEntry() {}
+
+    /** {@code OrtStatus* CreateEpFactories(const char*, const OrtApiBase*, const OrtLogger*, OrtEpFactory**, size_t, size_t*)}. */
+    public static long createEpFactories(long registrationName, long ortApiBase, long defaultLogger, long factories,
+                                         long maxFactories, long numFactories) {
+        try {
+            String name = OrtApi.cString(MemorySegment.ofAddress(registrationName));
+            EpLibrary.createEpFactories(name, MemorySegment.ofAddress(ortApiBase), MemorySegment.ofAddress(defaultLogger),
+                    MemorySegment.ofAddress(factories), maxFactories, MemorySegment.ofAddress(numFactories));
+            return 0L;
+        } catch (Throwable t) {
+            return failure(ortApiBase, "CreateEpFactories", t);
+        }
+    }
+
+    /** {@code OrtStatus* ReleaseEpFactory(OrtEpFactory*)}. */
+    public static long releaseEpFactory(long factory) {
+        try {
+            EpLibrary.releaseEpFactory(MemorySegment.ofAddress(factory));
+            return 0L;
+        } catch (Throwable t) {
+            return failure(0L, "ReleaseEpFactory", t);
+        }
+    }
+
+    private static long failure(long ortApiBase, String entryPoint, Throwable t) {
+        String message = UpcallGuard.messageOf(entryPoint, t);
+        OrtErrorCode code = UpcallGuard.errorCodeOf(t);
+        System.err.println(message);
+        try {
+            if (ortApiBase == 0L) {
+                return OrtRuntime.current().api().createStatus(code, message).address();
+            }
+            // The negotiated API may be what failed; API 1's CreateStatus exists in every runtime.
+            OrtApi v1 = new OrtApi(new OrtApiBase(MemorySegment.ofAddress(ortApiBase)).getApi(1), 1);
+            return v1.createStatus(code, message).address();
+        } catch (Throwable secondary) {
+            System.err.println("javaep: could not create an OrtStatus for ORT: " + secondary);
+            return 0L;
+        }
+    }
+}

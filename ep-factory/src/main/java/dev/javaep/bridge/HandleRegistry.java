@@ -1,0 +1,49 @@
+package dev.javaep.bridge;
+
+import dev.javaep.ort.OrtErrorCode;
+import dev.javaep.ort.OrtException;
+import java.lang.foreign.MemorySegment;
+import java.util.Collection;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Maps the native {@code this} pointers ORT passes to callbacks back to the Java objects behind them.
+ * Upcall stubs are shared per struct type (one stub per callback for the whole process), so
+ * creating a struct costs an allocation and a map entry, not new stubs.
+ */
+final class HandleRegistry<T> {
+    private final String kind;
+    private final ConcurrentHashMap<Long, T> objects = new ConcurrentHashMap<>();
+
+    HandleRegistry(String kind) {
+        this.kind = kind;
+    }
+
+    void register(MemorySegment struct, T object) {
+        if (objects.putIfAbsent(struct.address(), object) != null) {
+            throw new IllegalStateException(kind + " at 0x" + Long.toHexString(struct.address()) + " registered twice");
+        }
+    }
+
+    T get(MemorySegment self) {
+        T object = objects.get(self.address());
+        if (object == null) {
+            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT,
+                    "javaep: unknown " + kind + " pointer 0x" + Long.toHexString(self.address())
+                            + " (already released, or not created by javaep)");
+        }
+        return object;
+    }
+
+    T remove(MemorySegment self) {
+        return objects.remove(self.address());
+    }
+
+    int size() {
+        return objects.size();
+    }
+
+    Collection<T> all() {
+        return objects.values();
+    }
+}

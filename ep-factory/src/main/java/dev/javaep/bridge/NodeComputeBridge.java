@@ -1,0 +1,72 @@
+package dev.javaep.bridge;
+
+import dev.javaep.ort.OrtNodeComputeInfoStruct;
+import dev.javaep.spi.CompiledNode;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.util.EnumSet;
+
+/** An {@code OrtNodeComputeInfo} in front of one {@link CompiledNode}. */
+final class NodeComputeBridge {
+    private static final HandleRegistry<NodeComputeBridge> REGISTRY = new HandleRegistry<>("OrtNodeComputeInfo");
+    private static final CallbackStruct<OrtNodeComputeInfoStruct> STRUCT = new CallbackStruct<>(
+            OrtNodeComputeInfoStruct.class, OrtNodeComputeInfoStruct.SIZE,
+            slot -> Upcalls.find(MethodHandles.lookup(), NodeComputeBridge.class, slot));
+
+    private final CompiledNode compiled;
+    private final OrtRuntime runtime;
+    private final boolean hostAccessible;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment struct;
+
+    private NodeComputeBridge(CompiledNode compiled, OrtRuntime runtime, boolean hostAccessible) {
+        this.compiled = compiled;
+        this.runtime = runtime;
+        this.hostAccessible = hostAccessible;
+        this.struct = STRUCT.allocate(arena, runtime.apiVersion(), EnumSet.allOf(OrtNodeComputeInfoStruct.class));
+        REGISTRY.register(struct, this);
+    }
+
+    static MemorySegment create(CompiledNode compiled, OrtRuntime runtime, boolean hostAccessible) {
+        return new NodeComputeBridge(compiled, runtime, hostAccessible).struct;
+    }
+
+    /** Releases the compute info at {@code pointer}; unknown pointers are ignored (and logged). */
+    static void release(MemorySegment pointer) {
+        NodeComputeBridge bridge = REGISTRY.remove(pointer);
+        if (bridge == null) {
+            BridgeLog.logger().warning("javaep: ReleaseNodeComputeInfos got an unknown pointer");
+            return;
+        }
+        try {
+            bridge.compiled.close();
+        } finally {
+            bridge.arena.close();
+        }
+    }
+
+    static int liveCount() {
+        return REGISTRY.size();
+    }
+
+    // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
+
+    static MemorySegment createState(MemorySegment self, MemorySegment computeContext, MemorySegment stateOut) {
+        REGISTRY.get(self);
+        // The compiled node keeps no per-state data; ORT passes state back to Compute and ReleaseState.
+        stateOut.reinterpret(ValueLayout.ADDRESS.byteSize()).set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
+        return MemorySegment.NULL;
+    }
+
+    static MemorySegment compute(MemorySegment self, MemorySegment state, MemorySegment kernelContext) {
+        NodeComputeBridge bridge = REGISTRY.get(self);
+        bridge.compiled.compute(new KernelContextView(bridge.runtime.api(), kernelContext, bridge.hostAccessible));
+        return MemorySegment.NULL;
+    }
+
+    static void releaseState(MemorySegment self, MemorySegment state) {
+        // Nothing: createState allocates nothing.
+    }
+}

@@ -1,0 +1,43 @@
+package dev.javaep.bridge;
+
+import dev.javaep.ort.OrtApi;
+import dev.javaep.ort.OrtEpApi;
+import dev.javaep.ort.OrtErrorCode;
+import dev.javaep.ort.OrtException;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The ONNX Runtime javaep was registered into: its API tables at the negotiated version and its
+ * default logger. One per process: ORT hands every registration the same {@code OrtApiBase}.
+ */
+public record OrtRuntime(OrtApi api, OrtEpApi epApi, String ortVersion, MemorySegment defaultLogger) {
+
+    private static volatile OrtRuntime current;
+
+    /** The runtime of the most recent registration. */
+    public static OrtRuntime current() {
+        OrtRuntime runtime = current;
+        if (runtime == null) {
+            throw new OrtException(OrtErrorCode.FAIL, "javaep: no ONNX Runtime has registered javaep yet");
+        }
+        return runtime;
+    }
+
+    public static boolean isInitialized() {
+        return current != null;
+    }
+
+    public static OrtRuntime install(OrtRuntime runtime) {
+        OrtRuntime previous = current;
+        if (previous != null && !previous.api().address().equals(runtime.api().address())) {
+            BridgeLog.stderr("a second ONNX Runtime image (" + runtime.ortVersion() + ") registers javaep in this process; "
+                    + "callbacks create statuses through the newest one");
+        }
+        current = runtime;
+        return runtime;
+    }
+
+    public int apiVersion() {
+        return api.version();
+    }
+}

@@ -1,0 +1,43 @@
+package dev.javaep.cpu;
+
+import dev.javaep.spi.DeviceOffer;
+import dev.javaep.spi.ExecutionProvider;
+import dev.javaep.spi.ExecutionProviderFactory;
+import dev.javaep.spi.HardwareDevice;
+import dev.javaep.spi.HardwareDeviceType;
+import dev.javaep.spi.JavaepVersion;
+import java.util.List;
+import java.util.Map;
+
+/** {@code JavaCpuExecutionProvider}: a pure-Java EP on the host CPU, runs anywhere a JVM runs. */
+public final class JavaCpuExecutionProviderFactory implements ExecutionProviderFactory {
+    public static final String NAME = "JavaCpuExecutionProvider";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String vendor() {
+        return "javaep";
+    }
+
+    @Override
+    public String version() {
+        return JavaepVersion.VERSION;
+    }
+
+    @Override
+    public List<DeviceOffer> supportedDevices(List<HardwareDevice> devices) {
+        return devices.stream()
+                .filter(d -> d.type() == HardwareDeviceType.CPU)
+                .map(d -> new DeviceOffer(d, Map.of("javaep.kernels", "java"), Map.of()))
+                .toList();
+    }
+
+    @Override
+    public ExecutionProvider createExecutionProvider(List<HardwareDevice> devices, Map<String, String> sessionOptions) {
+        return new JavaCpuExecutionProvider();
+    }
+}

@@ -1,0 +1,71 @@
+package dev.javaep.ort;
+
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * A C function table ORT handed us ({@code const OrtApi*} and friends), at a negotiated API
+ * version. Binds a downcall handle per slot on first use and refuses slots the runtime does not have.
+ */
+public final class FunctionTable {
+    private static final Linker LINKER = Linker.nativeLinker();
+
+    private final String tableName;
+    private final MemorySegment table;
+    private final int version;
+    private final AtomicReferenceArray<MethodHandle> handles;
+
+    /**
+     * @param slotCount number of slots javaep declares for this table (the table is read up to it)
+     */
+    public FunctionTable(String tableName, MemorySegment table, int version, int slotCount) {
+        if (table == null || table.equals(MemorySegment.NULL)) {
+            throw new OrtException(OrtErrorCode.FAIL, "javaep: ORT returned no " + tableName + " table");
+        }
+        this.tableName = tableName;
+        this.table = table.reinterpret(slotCount * ValueLayout.ADDRESS.byteSize());
+        this.version = version;
+        this.handles = new AtomicReferenceArray<>(slotCount);
+    }
+
+    public int version() {
+        return version;
+    }
+
+    public MemorySegment address() {
+        return table;
+    }
+
+    /** Whether the runtime has this slot (its version is new enough and the pointer is set). */
+    public boolean has(FunctionSlot slot) {
+        return slot.since() <= version && !functionPointer(slot).equals(MemorySegment.NULL);
+    }
+
+    /** The downcall handle of a slot; throws {@link OrtException} (NOT_IMPLEMENTED) when the runtime lacks it. */
+    public MethodHandle handle(FunctionSlot slot) {
+        MethodHandle handle = handles.get(slot.index());
+        if (handle != null) {
+            return handle;
+        }
+        if (slot.since() > version) {
+            throw new OrtException(OrtErrorCode.NOT_IMPLEMENTED, "javaep: " + tableName + "::" + slot.name()
+                    + " needs ORT API " + slot.since() + " but the runtime offers API " + version
+                    + "; use a newer ONNX Runtime");
+        }
+        MemorySegment fn = functionPointer(slot);
+        if (fn.equals(MemorySegment.NULL)) {
+            throw new OrtException(OrtErrorCode.NOT_IMPLEMENTED,
+                    "javaep: this ONNX Runtime build has no " + tableName + "::" + slot.name());
+        }
+        handle = LINKER.downcallHandle(fn, slot.descriptor());
+        handles.compareAndSet(slot.index(), null, handle);
+        return handles.get(slot.index());
+    }
+
+    private MemorySegment functionPointer(FunctionSlot slot) {
+        return table.get(ValueLayout.ADDRESS, slot.byteOffset());
+    }
+}

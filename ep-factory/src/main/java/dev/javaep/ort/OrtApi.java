@@ -1,0 +1,563 @@
+package dev.javaep.ort;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Typed calls into {@code OrtApi}, the functions both the EP side and the host side use. Each
+ * method is one C call; a returned {@code OrtStatus} becomes an {@link OrtException} (through
+ * {@link #check}, the one status funnel). Pointers to ORT objects stay {@link MemorySegment}s.
+ */
+public final class OrtApi {
+    /** The API version javaep's struct layouts are written for. */
+    public static final int COMPILED_API_VERSION = 29;
+    /** The oldest runtime API javaep negotiates down to (ORT 1.24: the interop API and handle structs). */
+    public static final int MINIMUM_API_VERSION = 24;
+
+    private final FunctionTable table;
+
+    public OrtApi(MemorySegment apiTable, int version) {
+        this.table = new FunctionTable("OrtApi", apiTable, version, OrtApiSlot.tableLength());
+    }
+
+    public int version() {
+        return table.version();
+    }
+
+    public MemorySegment address() {
+        return table.address();
+    }
+
+    public FunctionTable table() {
+        return table;
+    }
+
+    /** Whether the runtime has this function. */
+    public boolean has(OrtApiSlot slot) {
+        return table.has(slot);
+    }
+
+    static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+
+    // ---- status -------------------------------------------------------------------------------
+
+    public MemorySegment createStatus(OrtErrorCode code, String message) {
+        try (Arena arena = Arena.ofConfined()) {
+            return (MemorySegment) table.handle(OrtApiSlot.CreateStatus).invokeExact(code.value(), arena.allocateFrom(message));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Throws the {@link OrtException} a non-NULL status describes, releasing the status. */
+    public void check(MemorySegment status) {
+        if (status.equals(MemorySegment.NULL)) {
+            return;
+        }
+        throw toException(status);
+    }
+
+    /** Reads and releases a non-NULL status. */
+    public OrtException toException(MemorySegment status) {
+        try {
+            int code = (int) table.handle(OrtApiSlot.GetErrorCode).invokeExact(status);
+            MemorySegment message = (MemorySegment) table.handle(OrtApiSlot.GetErrorMessage).invokeExact(status);
+            String text = cString(message);
+            releaseStatus(status);
+            return new OrtException(OrtErrorCode.of(code), text);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public void releaseStatus(MemorySegment status) {
+        try {
+            table.handle(OrtApiSlot.ReleaseStatus).invokeExact(status);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- strings --------------------------------------------------------------------------------
+
+    /** A NUL-terminated UTF-8 string ORT owns, copied into Java; {@code null} for NULL. */
+    public static String cString(MemorySegment pointer) {
+        if (pointer.equals(MemorySegment.NULL)) {
+            return null;
+        }
+        return pointer.reinterpret(Long.MAX_VALUE).getString(0, StandardCharsets.UTF_8);
+    }
+
+    /** Reads the {@code const char*} an out-parameter received. */
+    private static String outString(MemorySegment out) {
+        return cString(out.get(ADDRESS, 0));
+    }
+
+    // ---- logging --------------------------------------------------------------------------------
+
+    /** Writes through {@code Logger_LogMessage}; failures to log are swallowed (logging must never fail a call). */
+    public void logMessage(MemorySegment logger, int severity, String message) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment status = (MemorySegment) table.handle(OrtApiSlot.Logger_LogMessage).invokeExact(
+                    logger, severity, arena.allocateFrom(message), Platform.ortCharString(arena, "javaep"), 0,
+                    arena.allocateFrom("javaep"));
+            if (!status.equals(MemorySegment.NULL)) {
+                releaseStatus(status);
+            }
+        } catch (Throwable t) {
+            System.err.println("javaep: " + message);
+        }
+    }
+
+    // ---- key-value pairs ------------------------------------------------------------------------
+
+    /** Copies an {@code OrtKeyValuePairs} into an ordered map; NULL gives an empty map. */
+    public Map<String, String> keyValuePairs(MemorySegment kvps) {
+        Map<String, String> result = new LinkedHashMap<>();
+        if (kvps.equals(MemorySegment.NULL)) {
+            return result;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment keys = arena.allocate(ADDRESS);
+            MemorySegment values = arena.allocate(ADDRESS);
+            MemorySegment count = arena.allocate(JAVA_LONG);
+            table.handle(OrtApiSlot.GetKeyValuePairs).invokeExact(kvps, keys, values, count);
+            long n = count.get(JAVA_LONG, 0);
+            MemorySegment keyArray = keys.get(ADDRESS, 0).reinterpret(n * ADDRESS.byteSize());
+            MemorySegment valueArray = values.get(ADDRESS, 0).reinterpret(n * ADDRESS.byteSize());
+            for (long i = 0; i < n; i++) {
+                result.put(cString(keyArray.getAtIndex(ADDRESS, i)), cString(valueArray.getAtIndex(ADDRESS, i)));
+            }
+            return result;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** A new {@code OrtKeyValuePairs} holding {@code entries}; release with {@link #releaseKeyValuePairs}. */
+    public MemorySegment createKeyValuePairs(Map<String, String> entries) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            table.handle(OrtApiSlot.CreateKeyValuePairs).invokeExact(out);
+            MemorySegment kvps = out.get(ADDRESS, 0);
+            for (var entry : entries.entrySet()) {
+                table.handle(OrtApiSlot.AddKeyValuePair).invokeExact(kvps,
+                        arena.allocateFrom(entry.getKey()), arena.allocateFrom(entry.getValue()));
+            }
+            return kvps;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public void releaseKeyValuePairs(MemorySegment kvps) {
+        try {
+            table.handle(OrtApiSlot.ReleaseKeyValuePairs).invokeExact(kvps);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- hardware devices -----------------------------------------------------------------------
+
+    public int hardwareDeviceType(MemorySegment device) {
+        try {
+            return (int) table.handle(OrtApiSlot.HardwareDevice_Type).invokeExact(device);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public int hardwareDeviceVendorId(MemorySegment device) {
+        try {
+            return (int) table.handle(OrtApiSlot.HardwareDevice_VendorId).invokeExact(device);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public int hardwareDeviceId(MemorySegment device) {
+        try {
+            return (int) table.handle(OrtApiSlot.HardwareDevice_DeviceId).invokeExact(device);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public String hardwareDeviceVendor(MemorySegment device) {
+        try {
+            return cString((MemorySegment) table.handle(OrtApiSlot.HardwareDevice_Vendor).invokeExact(device));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public Map<String, String> hardwareDeviceMetadata(MemorySegment device) {
+        try {
+            return keyValuePairs((MemorySegment) table.handle(OrtApiSlot.HardwareDevice_Metadata).invokeExact(device));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- session options (EP side reads them in CreateEp) ---------------------------------------
+
+    /** The session's config entries ({@code GetSessionOptionsConfigEntries}). */
+    public Map<String, String> sessionConfigEntries(MemorySegment sessionOptions) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((MemorySegment) table.handle(OrtApiSlot.GetSessionOptionsConfigEntries).invokeExact(sessionOptions, out));
+            MemorySegment kvps = out.get(ADDRESS, 0);
+            try {
+                return keyValuePairs(kvps);
+            } finally {
+                releaseKeyValuePairs(kvps);
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- graph ----------------------------------------------------------------------------------
+
+    public String graphName(MemorySegment graph) {
+        return stringOut(OrtApiSlot.Graph_GetName, graph);
+    }
+
+    public List<MemorySegment> graphNodes(MemorySegment graph) {
+        return pointerArray(OrtApiSlot.Graph_GetNumNodes, OrtApiSlot.Graph_GetNodes, graph);
+    }
+
+    public List<MemorySegment> graphInputs(MemorySegment graph) {
+        return pointerArray(OrtApiSlot.Graph_GetNumInputs, OrtApiSlot.Graph_GetInputs, graph);
+    }
+
+    public List<MemorySegment> graphOutputs(MemorySegment graph) {
+        return pointerArray(OrtApiSlot.Graph_GetNumOutputs, OrtApiSlot.Graph_GetOutputs, graph);
+    }
+
+    public String nodeName(MemorySegment node) {
+        return stringOut(OrtApiSlot.Node_GetName, node);
+    }
+
+    public String nodeOperatorType(MemorySegment node) {
+        return stringOut(OrtApiSlot.Node_GetOperatorType, node);
+    }
+
+    public String nodeDomain(MemorySegment node) {
+        return stringOut(OrtApiSlot.Node_GetDomain, node);
+    }
+
+    public int nodeSinceVersion(MemorySegment node) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            check((MemorySegment) table.handle(OrtApiSlot.Node_GetSinceVersion).invokeExact(node, out));
+            return out.get(JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The node's inputs; an omitted optional input is {@link MemorySegment#NULL}. */
+    public List<MemorySegment> nodeInputs(MemorySegment node) {
+        return pointerArray(OrtApiSlot.Node_GetNumInputs, OrtApiSlot.Node_GetInputs, node);
+    }
+
+    public List<MemorySegment> nodeOutputs(MemorySegment node) {
+        return pointerArray(OrtApiSlot.Node_GetNumOutputs, OrtApiSlot.Node_GetOutputs, node);
+    }
+
+    public List<MemorySegment> nodeAttributes(MemorySegment node) {
+        return pointerArray(OrtApiSlot.Node_GetNumAttributes, OrtApiSlot.Node_GetAttributes, node);
+    }
+
+    public String attributeName(MemorySegment attribute) {
+        return stringOut(OrtApiSlot.OpAttr_GetName, attribute);
+    }
+
+    public int attributeType(MemorySegment attribute) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            check((MemorySegment) table.handle(OrtApiSlot.OpAttr_GetType).invokeExact(attribute, out));
+            return out.get(JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * Reads an attribute's value bytes with {@code ReadOpAttr} (size query first). INT is an int64,
+     * FLOAT a float, INTS/FLOATS packed arrays, STRING NUL-terminated.
+     */
+    public MemorySegment readAttribute(MemorySegment attribute, int ortAttributeType, Arena arena) {
+        try {
+            MemorySegment size = arena.allocate(JAVA_LONG);
+            MemorySegment probe = (MemorySegment) table.handle(OrtApiSlot.ReadOpAttr)
+                    .invokeExact(attribute, ortAttributeType, MemorySegment.NULL, 0L, size);
+            if (!probe.equals(MemorySegment.NULL)) {
+                releaseStatus(probe); // the size query "fails" by design; the size is written anyway
+            }
+            long bytes = Math.max(size.get(JAVA_LONG, 0), 8);
+            MemorySegment data = arena.allocate(bytes, 8);
+            check((MemorySegment) table.handle(OrtApiSlot.ReadOpAttr)
+                    .invokeExact(attribute, ortAttributeType, data, bytes, size));
+            return data.asSlice(0, size.get(JAVA_LONG, 0));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public String valueInfoName(MemorySegment valueInfo) {
+        return stringOut(OrtApiSlot.GetValueInfoName, valueInfo);
+    }
+
+    /** The value's type info, owned by the value info (never release it). */
+    public MemorySegment valueInfoTypeInfo(MemorySegment valueInfo) {
+        return pointerOut(OrtApiSlot.GetValueInfoTypeInfo, valueInfo);
+    }
+
+    /** {@code ONNXType} of a type info (TENSOR = 1). */
+    public int onnxType(MemorySegment typeInfo) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            check((MemorySegment) table.handle(OrtApiSlot.GetOnnxTypeFromTypeInfo).invokeExact(typeInfo, out));
+            return out.get(JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The tensor view of a type info (owned by it, never release), or NULL if it is not a tensor. */
+    public MemorySegment castToTensorInfo(MemorySegment typeInfo) {
+        return pointerOut(OrtApiSlot.CastTypeInfoToTensorInfo, typeInfo);
+    }
+
+    // ---- tensor type and shape ------------------------------------------------------------------
+
+    public int tensorElementType(MemorySegment tensorInfo) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            check((MemorySegment) table.handle(OrtApiSlot.GetTensorElementType).invokeExact(tensorInfo, out));
+            return out.get(JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Whether the shape (rank) is known; always true on runtimes without {@code TensorTypeAndShape_HasShape}. */
+    public boolean tensorHasShape(MemorySegment tensorInfo) {
+        if (!table.has(OrtApiSlot.TensorTypeAndShape_HasShape)) {
+            return true;
+        }
+        try {
+            return (boolean) table.handle(OrtApiSlot.TensorTypeAndShape_HasShape).invokeExact(tensorInfo);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Dimensions, -1 for dynamic ones. */
+    public long[] tensorDimensions(MemorySegment tensorInfo) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment count = arena.allocate(JAVA_LONG);
+            check((MemorySegment) table.handle(OrtApiSlot.GetDimensionsCount).invokeExact(tensorInfo, count));
+            long rank = count.get(JAVA_LONG, 0);
+            if (rank == 0) {
+                return new long[0];
+            }
+            MemorySegment dims = arena.allocate(JAVA_LONG, rank);
+            check((MemorySegment) table.handle(OrtApiSlot.GetDimensions).invokeExact(tensorInfo, dims, rank));
+            return dims.toArray(JAVA_LONG);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** A new type-and-shape info of a tensor value; release with {@link #releaseTensorTypeAndShapeInfo}. */
+    public MemorySegment tensorTypeAndShape(MemorySegment value) {
+        return pointerOut(OrtApiSlot.GetTensorTypeAndShape, value);
+    }
+
+    public void releaseTensorTypeAndShapeInfo(MemorySegment info) {
+        try {
+            table.handle(OrtApiSlot.ReleaseTensorTypeAndShapeInfo).invokeExact(info);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The data pointer of a tensor value (a zero-length segment at that address). */
+    public MemorySegment tensorMutableData(MemorySegment value) {
+        return pointerOut(OrtApiSlot.GetTensorMutableData, value);
+    }
+
+    /** {@code OrtMemoryInfo} of a tensor value (owned by the value). */
+    public MemorySegment tensorMemoryInfo(MemorySegment value) {
+        return pointerOut(OrtApiSlot.GetTensorMemoryInfo, value);
+    }
+
+    // ---- kernel context -------------------------------------------------------------------------
+
+    public long kernelContextInputCount(MemorySegment context) {
+        return sizeOut(OrtApiSlot.KernelContext_GetInputCount, context);
+    }
+
+    public long kernelContextOutputCount(MemorySegment context) {
+        return sizeOut(OrtApiSlot.KernelContext_GetOutputCount, context);
+    }
+
+    /** Input value {@code index}, NULL for an omitted optional input. Owned by the context. */
+    public MemorySegment kernelContextInput(MemorySegment context, long index) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((MemorySegment) table.handle(OrtApiSlot.KernelContext_GetInput).invokeExact(context, index, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Output value {@code index} with this shape, allocated by ORT and owned by the context. */
+    public MemorySegment kernelContextOutput(MemorySegment context, long index, long[] shape) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment dims = shape.length == 0 ? arena.allocate(JAVA_LONG) : arena.allocateFrom(JAVA_LONG, shape);
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((MemorySegment) table.handle(OrtApiSlot.KernelContext_GetOutput)
+                    .invokeExact(context, index, dims, (long) shape.length, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- memory info ----------------------------------------------------------------------------
+
+    /** {@code CreateMemoryInfo_V2}; release with {@link #releaseMemoryInfo}. */
+    public MemorySegment createMemoryInfoV2(String name, int deviceType, int vendorId, int deviceId, int memoryType,
+                                            long alignment, int allocatorType) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((MemorySegment) table.handle(OrtApiSlot.CreateMemoryInfo_V2).invokeExact(arena.allocateFrom(name),
+                    deviceType, vendorId, deviceId, memoryType, alignment, allocatorType, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code CreateCpuMemoryInfo(allocatorType, memType)}; release with {@link #releaseMemoryInfo}. */
+    public MemorySegment createCpuMemoryInfo(int allocatorType, int memType) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((MemorySegment) table.handle(OrtApiSlot.CreateCpuMemoryInfo).invokeExact(allocatorType, memType, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public void releaseMemoryInfo(MemorySegment memoryInfo) {
+        try {
+            table.handle(OrtApiSlot.ReleaseMemoryInfo).invokeExact(memoryInfo);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public String memoryInfoName(MemorySegment memoryInfo) {
+        return stringOut(OrtApiSlot.MemoryInfoGetName, memoryInfo);
+    }
+
+    // ---- values ---------------------------------------------------------------------------------
+
+    /** A tensor over caller-owned memory ({@code CreateTensorWithDataAsOrtValue}); release with {@link #releaseValue}. */
+    public MemorySegment createTensorWithData(MemorySegment memoryInfo, MemorySegment data, long byteSize, long[] shape,
+                                              int elementType) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment dims = shape.length == 0 ? arena.allocate(JAVA_LONG) : arena.allocateFrom(JAVA_LONG, shape);
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((MemorySegment) table.handle(OrtApiSlot.CreateTensorWithDataAsOrtValue).invokeExact(memoryInfo, data,
+                    byteSize, dims, (long) shape.length, elementType, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public void releaseValue(MemorySegment value) {
+        try {
+            table.handle(OrtApiSlot.ReleaseValue).invokeExact(value);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------
+
+    private String stringOut(OrtApiSlot slot, MemorySegment object) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((MemorySegment) table.handle(slot).invokeExact(object, out));
+            return outString(out);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private MemorySegment pointerOut(OrtApiSlot slot, MemorySegment object) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((MemorySegment) table.handle(slot).invokeExact(object, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private long sizeOut(OrtApiSlot slot, MemorySegment object) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_LONG);
+            check((MemorySegment) table.handle(slot).invokeExact(object, out));
+            return out.get(JAVA_LONG, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The {@code X_GetNumY} / {@code X_GetY(object, array, n)} pattern: a caller-allocated array of borrowed pointers. */
+    private List<MemorySegment> pointerArray(OrtApiSlot countSlot, OrtApiSlot arraySlot, MemorySegment object) {
+        try (Arena arena = Arena.ofConfined()) {
+            long n = sizeOut(countSlot, object);
+            List<MemorySegment> result = new ArrayList<>((int) n);
+            if (n == 0) {
+                return result;
+            }
+            MemorySegment array = arena.allocate(ADDRESS, n);
+            check((MemorySegment) table.handle(arraySlot).invokeExact(object, array, n));
+            for (long i = 0; i < n; i++) {
+                result.add(array.getAtIndex(ADDRESS, i));
+            }
+            return result;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+}

@@ -1,0 +1,109 @@
+package dev.javaep.ort;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/** Typed calls into {@code OrtEpApi}, the functions only an EP calls. Statuses go through {@link OrtApi#check}. */
+public final class OrtEpApi {
+    private final OrtApi api;
+    private final FunctionTable table;
+
+    public OrtEpApi(OrtApi api) {
+        this.api = api;
+        MemorySegment epApi;
+        try {
+            epApi = (MemorySegment) api.table().handle(OrtApiSlot.GetEpApi).invokeExact();
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+        this.table = new FunctionTable("OrtEpApi", epApi, api.version(), OrtEpApiSlot.tableLength());
+    }
+
+    public boolean has(OrtEpApiSlot slot) {
+        return table.has(slot);
+    }
+
+    /** {@code CreateEpDevice}; ORT copies the key-value pairs and takes ownership of the device once returned from GetSupportedDevices. */
+    public MemorySegment createEpDevice(MemorySegment factory, MemorySegment hardwareDevice, MemorySegment metadata,
+                                        MemorySegment options) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.CreateEpDevice)
+                    .invokeExact(factory, hardwareDevice, metadata, options, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    public void releaseEpDevice(MemorySegment epDevice) {
+        try {
+            table.handle(OrtEpApiSlot.ReleaseEpDevice).invokeExact(epDevice);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /** Registers a memory info with an EP device; ORT stores the pointer, so it must outlive the device. */
+    public void addAllocatorInfo(MemorySegment epDevice, MemorySegment memoryInfo) {
+        try {
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.EpDevice_AddAllocatorInfo).invokeExact(epDevice, memoryInfo));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /** Claims {@code nodes} as one fused group (default fusion options: constant initializers stay inputs). */
+    public void addNodesToFuse(MemorySegment graphSupportInfo, List<MemorySegment> nodes) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment array = arena.allocate(ADDRESS, nodes.size());
+            for (int i = 0; i < nodes.size(); i++) {
+                array.setAtIndex(ADDRESS, i, nodes.get(i));
+            }
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.EpGraphSupportInfo_AddNodesToFuse)
+                    .invokeExact(graphSupportInfo, array, (long) nodes.size(), MemorySegment.NULL));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /** {@code CreateHardwareDevice} (API 24): a device ORT's own discovery did not find. */
+    public MemorySegment createHardwareDevice(int type, int vendorId, int deviceId, String vendorName,
+                                              MemorySegment metadata) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.CreateHardwareDevice)
+                    .invokeExact(type, vendorId, deviceId, arena.allocateFrom(vendorName), metadata, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    public void releaseHardwareDevice(MemorySegment device) {
+        try {
+            table.handle(OrtEpApiSlot.ReleaseHardwareDevice).invokeExact(device);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    public int memoryDeviceType(MemorySegment memoryDevice) {
+        try {
+            return (int) table.handle(OrtEpApiSlot.MemoryDevice_GetDeviceType).invokeExact(memoryDevice);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    public int memoryDeviceMemoryType(MemorySegment memoryDevice) {
+        try {
+            return (int) table.handle(OrtEpApiSlot.MemoryDevice_GetMemoryType).invokeExact(memoryDevice);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package dev.javaep.spi;
+
+/** What a compiled node sees during one {@code Run}: its inputs and a way to create its outputs. */
+public interface KernelContext {
+    int inputCount();
+
+    int outputCount();
+
+    /** Input {@code index}, or {@code null} when the input is an omitted optional one. */
+    Tensor input(int index);
+
+    /** Creates (or returns the pre-allocated) output {@code index} with this shape. */
+    Tensor output(int index, long[] shape);
+}
