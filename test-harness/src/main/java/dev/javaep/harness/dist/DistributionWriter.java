@@ -1,0 +1,55 @@
+package dev.javaep.harness.dist;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+
+/**
+ * Writes the distribution folder's {@code javaep.properties} and {@code bin/javaep} at build time. Runs on
+ * the JDK 25 toolchain, so {@code java.home} records the JDK that built and tested javaep. Paths in
+ * the class path are relative to the folder, so the folder can be moved anywhere.
+ */
+public final class DistributionWriter {
+    /** The jars the EP's JVM needs (the loader's class path); the CLI uses all of lib/. */
+    static final List<String> EP_CLASS_PATH = List.of("lib/ep-factory.jar", "lib/ep-cuda-importer.jar");
+
+    private DistributionWriter() {}
+
+    public static void main(String[] args) throws IOException {
+        Path dist = Path.of(args[0]);
+        Files.createDirectories(dist.resolve("bin"));
+        String javaHome = System.getProperty("java.home");
+        String properties = """
+                # javaep: read by libjavaep / javaep.dll from the folder it is loaded from.
+                # Environment variables override each key: JAVAEP_JAVA_HOME, JAVAEP_CLASSPATH, JAVAEP_JVM_OPTIONS.
+                # The JDK (25 or newer) whose JVM is started when the host process has none:
+                java.home=%s
+                # Jars with javaep and any EP factories (META-INF/services/dev.javaep.spi.ExecutionProviderFactory),
+                # separated by '%s'; relative entries resolve against this folder:
+                class.path=%s
+                # Extra JVM options, separated by spaces:
+                jvm.options=
+                """.formatted(javaHome.replace("\\", "\\\\"), java.io.File.pathSeparator,
+                String.join(java.io.File.pathSeparator, EP_CLASS_PATH));
+        Files.writeString(dist.resolve("javaep.properties"), properties);
+
+        Path launcher = dist.resolve("bin/javaep");
+        Files.writeString(launcher, """
+                #!/bin/sh
+                # javaep command line: demo, devices, node-tests. Uses the JDK recorded in javaep.properties
+                # (or JAVAEP_JAVA_HOME).
+                here="$(cd "$(dirname "$0")/.." && pwd)"
+                java_home="${JAVAEP_JAVA_HOME:-$(sed -n 's/^java.home=//p' "$here/javaep.properties")}"
+                exec "$java_home/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m -cp "$here/lib/*" \\
+                  dev.javaep.harness.cli.JavaepCli --dist "$here" "$@"
+                """);
+        try {
+            Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+        } catch (UnsupportedOperationException e) {
+            // Windows: the shell script is for POSIX systems anyway.
+        }
+        System.out.println("javaep distribution: " + dist.toAbsolutePath());
+    }
+}

@@ -1,0 +1,83 @@
+package dev.javaep.harness.ort;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+
+import dev.javaep.ort.OrtApi;
+import dev.javaep.ort.OrtApiBase;
+import dev.javaep.ort.OrtApiSlot;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.nio.file.Path;
+
+/**
+ * A Java host of ONNX Runtime's C API over FFM: loads {@code libonnxruntime}, negotiates the API and
+ * creates environments. The library stays loaded for the life of the process (ORT does not support
+ * unloading itself).
+ */
+public final class OrtHost {
+    private static volatile OrtHost shared;
+
+    private final Path library;
+    private final OrtApi api;
+    private final String version;
+
+    private OrtHost(Path library) {
+        this.library = library;
+        SymbolLookup lookup = SymbolLookup.libraryLookup(library, Arena.global());
+        MemorySegment getApiBase = lookup.find("OrtGetApiBase")
+                .orElseThrow(() -> new IllegalStateException(library + " has no OrtGetApiBase: not an ONNX Runtime library"));
+        MemorySegment apiBase;
+        try {
+            apiBase = (MemorySegment) Linker.nativeLinker().downcallHandle(getApiBase, FunctionDescriptor.of(ADDRESS)).invokeExact();
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        OrtApiBase base = new OrtApiBase(apiBase);
+        this.api = base.negotiate();
+        this.version = base.versionString();
+    }
+
+    /** The process's ORT, loaded from {@link OrtLibrary#locate()} on first use. */
+    public static OrtHost shared() {
+        OrtHost host = shared;
+        if (host == null) {
+            synchronized (OrtHost.class) {
+                host = shared;
+                if (host == null) {
+                    shared = host = new OrtHost(OrtLibrary.locate());
+                }
+            }
+        }
+        return host;
+    }
+
+    public OrtApi api() {
+        return api;
+    }
+
+    public String version() {
+        return version;
+    }
+
+    public Path library() {
+        return library;
+    }
+
+    /** Creates (or, as ORT does, returns the process's existing) environment. */
+    public OrtEnvironment createEnvironment(String logId, LogLevel level) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            api.check((MemorySegment) api.table().handle(OrtApiSlot.CreateEnv)
+                    .invokeExact(level.ordinal(), arena.allocateFrom(logId), out));
+            return new OrtEnvironment(this, out.get(ADDRESS, 0));
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+    }
+
+    /** {@code OrtLoggingLevel}. */
+    public enum LogLevel { VERBOSE, INFO, WARNING, ERROR, FATAL }
+}
