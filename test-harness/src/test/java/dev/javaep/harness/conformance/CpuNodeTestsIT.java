@@ -1,0 +1,58 @@
+package dev.javaep.harness.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.javaep.harness.TestPaths;
+import dev.javaep.harness.ort.OrtEnvironment;
+import dev.javaep.harness.ort.OrtHost;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** ONNX node tests for JavaCpuExecutionProvider's op set, every node on the EP, CPU fallback disabled. */
+class CpuNodeTestsIT {
+    /** The op set's node tests; "_expanded" variants decompose into other ops and are not ours. */
+    static final Pattern OP_SET_TESTS = Pattern.compile(
+            "test_(add|sub|mul|div|relu|sigmoid|tanh|matmul|gemm|softmax|identity)(_.*)?");
+    static final Pattern OTHER_OPS = Pattern.compile(".*(_expanded.*|matmulinteger.*|_opt|_sequence)$");
+
+    static List<Path> opSetTests() throws IOException {
+        Path root = TestPaths.nodeTests();
+        assumeTrue(Files.isDirectory(root), "ONNX node tests not found at " + root);
+        try (Stream<Path> dirs = Files.list(root)) {
+            return dirs.filter(d -> OP_SET_TESTS.matcher(d.getFileName().toString()).matches())
+                    .filter(d -> !OTHER_OPS.matcher(d.getFileName().toString()).matches())
+                    .sorted().toList();
+        }
+    }
+
+    @Test
+    void opSetNodeTestsPassOnJavaCpu() throws IOException {
+        List<Path> tests = opSetTests();
+        List<NodeTestResult> results = new ArrayList<>();
+        try (OrtEnvironment env = OrtHost.shared().createEnvironment("javaep-node-tests", OrtHost.LogLevel.ERROR)) {
+            env.registerExecutionProviderLibrary("javaep-node-tests", TestPaths.loaderLibrary());
+            try {
+                NodeTestRunner runner = new NodeTestRunner(env, env.epDevice("JavaCpuExecutionProvider"));
+                for (Path test : tests) {
+                    results.add(runner.run(test));
+                }
+            } finally {
+                env.unregisterExecutionProviderLibrary("javaep-node-tests");
+            }
+        }
+        results.forEach(r -> System.out.println("node-test " + r));
+        long passed = results.stream().filter(NodeTestResult::passed).count();
+        System.out.printf("JavaCpuExecutionProvider ONNX node tests: %d passed, %d failed%n", passed, results.size() - passed);
+        assertTrue(results.size() >= 50, "expected the op set's node tests, found " + results.size());
+        assertEquals(results.size(), passed, "node tests not passing: "
+                + results.stream().filter(r -> !r.passed()).map(NodeTestResult::toString).toList());
+    }
+}
