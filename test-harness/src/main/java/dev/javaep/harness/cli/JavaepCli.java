@@ -107,7 +107,7 @@ public final class JavaepCli {
     }
 
     private static double medianMicros(Session session, Map<String, TensorData> input) {
-        for (int i = 0; i < 100; i++) {
+        for (int i = 0; i < 2000; i++) { // let the JIT compile the kernels and the bridge
             session.run(input);
         }
         double[] times = new double[500];
