@@ -22,6 +22,7 @@ import java.util.stream.Stream;
  * javaep's command line ({@code bin/javaep} in the distribution folder).
  * <pre>
  *   javaep demo                          register libjavaep in a real ORT, list devices, run the built-in model
+ *   javaep bench                         print the Java bridge's costs (upcall, downcall, per compiled node)
  *   javaep devices [LIBRARY]             list the EP devices a plugin EP library offers
  *   javaep node-tests DIR [EP] [LIBRARY] run ONNX node tests (folders under DIR) on one EP, fallback disabled
  * </pre>
@@ -44,12 +45,20 @@ public final class JavaepCli {
         Path defaultLibrary = dist.resolve(System.getProperty("os.name").startsWith("Windows") ? "javaep.dll" : "libjavaep.so");
         int status = switch (command) {
             case "demo" -> demo(defaultLibrary);
+            case "bench" -> {
+                try {
+                    dev.javaep.harness.bench.BridgeBenchmark.run(defaultLibrary);
+                } catch (Throwable t) {
+                    throw new IllegalStateException(t);
+                }
+                yield 0;
+            }
             case "devices" -> devices(params.isEmpty() ? defaultLibrary : Path.of(params.getFirst()));
             case "node-tests" -> nodeTests(Path.of(params.getFirst()),
                     params.size() > 1 ? params.get(1) : "JavaCpuExecutionProvider",
                     params.size() > 2 ? Path.of(params.get(2)) : defaultLibrary);
             default -> {
-                System.err.println("usage: javaep [demo | devices [LIBRARY] | node-tests DIR [EP] [LIBRARY]]");
+                System.err.println("usage: javaep [demo | bench | devices [LIBRARY] | node-tests DIR [EP] [LIBRARY]]");
                 yield 2;
             }
         };
