@@ -1,0 +1,240 @@
+package dev.javaep.harness.nativehost;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * javaep as a C application sees it: {@code ort_c_host.c} loads the real libonnxruntime, registers
+ * the distribution's {@code libjavaep.so} and runs ONNX's {@code test_add} model on a Java EP with
+ * CPU fallback disabled. The first registration in a process creates the JVM; later ones join it.
+ */
+class CHostIT {
+
+    static final String CPU_EP = "JavaCpuExecutionProvider";
+    static final String THROWING_KERNEL_EP = "JavaThrowingKernelExecutionProvider";
+
+    /** Variables the developer may have set that would change what the loader does. */
+    static final List<String> LOADER_ENV = List.of("JAVAEP_JAVA_HOME", "JAVAEP_CLASSPATH", "JAVAEP_JVM_OPTIONS",
+            "JAVAEP_DEBUG");
+
+    static final Duration ONE_RUN = Duration.ofSeconds(120);
+    static final Duration STRESS_RUN = Duration.ofSeconds(600);
+
+    /** Noise bounds of the leak check, last cycle vs the fifth (the JVM is warm by then). */
+    static final int THREAD_GROWTH_LIMIT = 2;
+    static final long RSS_GROWTH_LIMIT_KB = 64 * 1024;
+
+    static Path host;
+    static Path ort;
+    static Path loader;
+    static Path model;
+    static Path dist;
+
+    @BeforeAll
+    static void buildHost() throws Exception {
+        dist = NativeHosts.requiredDir("javaep.dist.dir");
+        loader = NativeHosts.requiredFile(dist.resolve("libjavaep.so"), "the package phase copies it from ep-loader-native");
+        ort = NativeHosts.requiredFile(NativeHosts.requiredDir("ort.native.dir").resolve("linux-x64/libonnxruntime.so"),
+                "generate-test-resources unpacks it from the onnxruntime jar");
+        model = NativeHosts.requiredFile(NativeHosts.requiredDir("onnx.node.tests.dir").resolve("test_add/model.onnx"),
+                "the ONNX node tests are expected under onnx.node.tests.dir");
+        host = NativeHosts.compile("gcc", NativeHosts.cSource("ort_c_host.c"), "ort_c_host", List.of("-ldl", "-lm"));
+    }
+
+    static NativeHosts.Result host(String epName, String mode, int cycles, Map<String, String> env, Duration timeout)
+            throws Exception {
+        List<String> cmd = List.of(host.toString(), ort.toString(), loader.toString(), epName, model.toString(), mode,
+                Integer.toString(cycles));
+        NativeHosts.Result r = NativeHosts.run(cmd, env, LOADER_ENV, timeout);
+        System.out.println("[" + mode + " " + epName + "] exit " + r.exitCode() + " in " + r.elapsed().toMillis()
+                + " ms\n" + r.stdout());
+        return r;
+    }
+
+    @Nested
+    @DisplayName("run mode")
+    class Run {
+
+        @Test
+        @DisplayName("one cycle runs test_add on JavaCpuExecutionProvider")
+        void oneCycle() throws Exception {
+            NativeHosts.Result r = host(CPU_EP, "run", 1, Map.of(), ONE_RUN);
+            assertEquals(0, r.exitCode(), r::describe);
+            assertTrue(r.stdout().contains("DEVICE " + CPU_EP + " "), () -> "no device of " + CPU_EP + "\n" + r.describe());
+            assertTrue(r.line("RUN ok").isPresent(), r::describe);
+            assertEquals(1, r.lines("CYCLE ").size(), r::describe);
+        }
+
+        @Test
+        @DisplayName("25 register/run/unregister cycles in one process neither crash nor leak")
+        void manyCycles() throws Exception {
+            int cycles = 25;
+            NativeHosts.Result r = host(CPU_EP, "run", cycles, Map.of(), STRESS_RUN);
+            assertFalse(r.timedOut(), r::describe);
+            assertEquals(0, r.exitCode(), r::describe);
+            assertEquals(cycles, r.lines("RUN ok").size(), r::describe);
+
+            List<long[]> stats = cycleStats(r);
+            assertEquals(cycles, stats.size(), r::describe);
+            long[] fifth = stats.get(4);
+            long[] last = stats.get(cycles - 1);
+            long threadGrowth = last[1] - fifth[1];
+            long rssGrowthKb = last[2] - fifth[2];
+            System.out.printf("cycles: threads %d (cycle 1) -> %d (cycle 5) -> %d (cycle %d): %+d after cycle 5, limit +%d%n",
+                    stats.get(0)[1], fifth[1], last[1], cycles, threadGrowth, THREAD_GROWTH_LIMIT);
+            System.out.printf("cycles: rss %d KiB (cycle 1) -> %d KiB (cycle 5) -> %d KiB (cycle %d): %+d KiB after cycle 5, limit +%d KiB%n",
+                    stats.get(0)[2], fifth[2], last[2], cycles, rssGrowthKb, RSS_GROWTH_LIMIT_KB);
+            assertTrue(threadGrowth <= THREAD_GROWTH_LIMIT, () -> "threads grew by " + threadGrowth + "\n" + r.describe());
+            assertTrue(rssGrowthKb <= RSS_GROWTH_LIMIT_KB, () -> "RSS grew by " + rssGrowthKb + " KiB\n" + r.describe());
+        }
+
+        /** {cycle, threads, rss_kb} per CYCLE line. */
+        private List<long[]> cycleStats(NativeHosts.Result r) {
+            Pattern p = Pattern.compile("CYCLE (\\d+) threads=(-?\\d+) rss_kb=(-?\\d+)");
+            List<long[]> out = new ArrayList<>();
+            for (String line : r.lines("CYCLE ")) {
+                Matcher m = p.matcher(line);
+                assertTrue(m.matches(), () -> "bad CYCLE line: " + line);
+                out.add(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3))});
+            }
+            return out;
+        }
+    }
+
+    @Nested
+    @DisplayName("loader faults: registration fails with a status that names the fix, the host lives on")
+    class LoaderFaults {
+
+        @Test
+        @DisplayName("JAVAEP_JAVA_HOME pointing nowhere")
+        void missingJavaHome() throws Exception {
+            NativeHosts.Result r = host(CPU_EP, "expect-register-failure", 1, Map.of("JAVAEP_JAVA_HOME", "/nonexistent"),
+                    ONE_RUN);
+            String status = expectRegisterFailure(r, true);
+            assertTrue(status.contains("JAVAEP_JAVA_HOME"), () -> "the message should say to set JAVAEP_JAVA_HOME\n" + r.describe());
+            assertTrue(status.contains("/nonexistent"), () -> "the message should show the path it tried\n" + r.describe());
+        }
+
+        @Test
+        @DisplayName("JAVAEP_CLASSPATH naming a jar that does not exist")
+        void missingClassPath() throws Exception {
+            NativeHosts.Result r = host(CPU_EP, "expect-register-failure", 1,
+                    Map.of("JAVAEP_CLASSPATH", "/nonexistent/missing.jar"), ONE_RUN);
+            String status = expectRegisterFailure(r, true);
+            assertTrue(status.contains("class path"), () -> "the message should talk about the class path\n" + r.describe());
+            assertTrue(status.contains("/nonexistent/missing.jar"), () -> "the message should show the class path\n" + r.describe());
+            assertTrue(status.contains("JAVAEP_CLASSPATH"), () -> "the message should say to set JAVAEP_CLASSPATH\n" + r.describe());
+        }
+    }
+
+    /**
+     * Faults inside Java factories. These depend on the test classes
+     * {@code dev.javaep.harness.faults.ThrowingFactory} (every callback throws) and
+     * {@code dev.javaep.harness.faults.ThrowingKernelFactory} (EP {@value #THROWING_KERNEL_EP},
+     * whose kernel throws in Run), which are written separately from this test. Each runs from a
+     * jar made here that registers only that one factory.
+     */
+    @Nested
+    @DisplayName("fault factories (need dev.javaep.harness.faults.ThrowingFactory / ThrowingKernelFactory)")
+    class FaultFactories {
+
+        @Test
+        @DisplayName("a factory whose callbacks throw makes registration fail with its name")
+        void throwingFactory() throws Exception {
+            Path jar = faultJar("ThrowingFactory");
+            NativeHosts.Result r = host(CPU_EP, "expect-register-failure", 1,
+                    Map.of("JAVAEP_CLASSPATH", classPathWith(jar)), ONE_RUN);
+            String status = expectRegisterFailure(r, false);
+            assertTrue(status.contains("ThrowingFactory"), () -> "the message should name the factory\n" + r.describe());
+        }
+
+        @Test
+        @DisplayName("a kernel that throws makes Run fail cleanly, twice, and the host lives on")
+        void throwingKernel() throws Exception {
+            Path jar = faultJar("ThrowingKernelFactory");
+            NativeHosts.Result r = host(THROWING_KERNEL_EP, "expect-run-failure", 1,
+                    Map.of("JAVAEP_CLASSPATH", classPathWith(jar)), ONE_RUN);
+            assertEquals(0, r.exitCode(), r::describe);
+            String status = r.status("STATUS code=").orElseThrow(() -> new AssertionError("no STATUS line\n" + r.describe()));
+            assertTrue(status.contains("kernel"), () -> "the message should say the kernel failed\n" + r.describe());
+            assertTrue(r.status("STATUS again code=").isPresent(), () -> "the second Run should fail as well\n" + r.describe());
+            assertTrue(r.line("HOST alive").isPresent(), r::describe);
+        }
+
+        /** A jar of everything under dev/javaep/harness/faults/ that registers only {@code simpleName}. */
+        private Path faultJar(String simpleName) throws IOException {
+            Path classes = NativeHosts.requiredDir("javaep.test.classes.dir");
+            Path faults = classes.resolve("dev/javaep/harness/faults");
+            String className = "dev.javaep.harness.faults." + simpleName;
+            NativeHosts.requiredFile(faults.resolve(simpleName + ".class"),
+                    "test class " + className + " is expected in test-harness/src/test/java");
+            Path jar = Files.createDirectories(NativeHosts.targetDir().resolve("fault-jars")).resolve(simpleName + ".jar");
+            try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+                 Stream<Path> files = Files.walk(faults)) {
+                for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+                    out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
+                    try (InputStream in = Files.newInputStream(f)) {
+                        in.transferTo(out);
+                    }
+                    out.closeEntry();
+                }
+                out.putNextEntry(new JarEntry("META-INF/services/dev.javaep.spi.ExecutionProviderFactory"));
+                out.write((className + "\n").getBytes(StandardCharsets.UTF_8));
+                out.closeEntry();
+            }
+            return jar;
+        }
+
+        /** The distribution's class path (from its javaep.properties, made absolute) plus one jar. */
+        private String classPathWith(Path jar) throws IOException {
+            Properties props = new Properties();
+            try (InputStream in = Files.newInputStream(
+                    NativeHosts.requiredFile(dist.resolve("javaep.properties"), "the package phase writes it"))) {
+                props.load(in);
+            }
+            String cp = props.getProperty("class.path", "");
+            List<String> entries = new ArrayList<>();
+            for (String e : cp.split(":")) {
+                if (!e.isBlank()) entries.add(dist.resolve(e.trim()).toString());
+            }
+            entries.add(jar.toString());
+            return String.join(":", entries);
+        }
+    }
+
+    /**
+     * Checks the expect-register-failure protocol and returns the STATUS line. Messages the loader
+     * itself makes start with "javaep: "; those from Java factories are the Java side's business.
+     */
+    static String expectRegisterFailure(NativeHosts.Result r, boolean fromLoader) {
+        assertEquals(0, r.exitCode(), () -> "registration should fail with a status\n" + r.describe());
+        String status = r.status("STATUS code=").orElseThrow(() -> new AssertionError("no STATUS line\n" + r.describe()));
+        if (fromLoader) {
+            assertTrue(status.contains("msg=javaep: "), () -> "loader messages start with 'javaep: '\n" + r.describe());
+        }
+        assertTrue(r.line("HOST alive").isPresent(), () -> "ORT's CPU EP should still work\n" + r.describe());
+        return status;
+    }
+}
