@@ -10,7 +10,7 @@
  *   expect-register-failure  registering must fail; then ORT's own CPU EP must still work
  *   expect-run-failure       registering and session creation work, Run fails (twice, cleanly)
  *
- * Output lines (parsed by the Java tests): DEVICE, RUN ok, CYCLE, STATUS, HOST alive.
+ * Output lines (parsed by the Java tests): DEVICE, REGISTER, RUN ok, CYCLE, STATUS, HOST alive.
  * Exit: 0 as expected, 1 expectation not met, 2 unexpected ORT error, 3 setup/usage problem.
  *
  * No ORT headers exist here, so OrtApi is used as a table of function pointers by slot index
@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct OrtStatus OrtStatus;
 typedef struct OrtEnv OrtEnv;
@@ -219,7 +220,12 @@ static long proc_status_field(const char *field) {
 static int mode_run(const char *library, const char *ep_name, const char *model, int cycles) {
   for (int k = 1; k <= cycles; k++) {
     OrtEnv *env = create_env();
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     check(register_library(env, library), "RegisterExecutionProviderLibrary");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* Cycle 1 includes booting the JVM; later cycles join it. */
+    printf("REGISTER cycle=%d ms=%.1f\n", k, (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
     const OrtEpDevice *device = find_device(env, ep_name);
     if (!device) {
       printf("NO DEVICE for EP %s\n", ep_name);

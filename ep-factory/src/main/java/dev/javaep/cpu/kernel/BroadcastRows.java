@@ -1,0 +1,137 @@
+package dev.javaep.cpu.kernel;
+
+/**
+ * Walks the output of a two-input broadcast as contiguous output rows, telling for each row where
+ * it starts in both inputs. Along a row each input either advances one element per output element
+ * (step 1) or repeats one element (step 0).
+ *
+ * <p>Output dimensions of size 1 are dropped and neighbouring dimensions in which each input is
+ * either present or stretched alike are merged. So inputs of the same shape become a single row,
+ * a scalar operand becomes a single row with step 0, and a bias added along the last dimension
+ * becomes rows of that dimension's length: the fast paths fall out of the general case, and the
+ * per-element loops never divide or branch on the shape.
+ */
+final class BroadcastRows {
+
+    @FunctionalInterface
+    interface RowAction {
+        /** One output row of {@link #rowLength()} elements; indices are in elements, not bytes. */
+        void row(long outIndex, long aIndex, long bIndex);
+    }
+
+    private final long[] outputShape;
+    private final long outputCount;
+    private final long rowLength;
+    private final long aStep;
+    private final long bStep;
+    /** Merged dimensions above the row, outermost first, with each input's element stride (0 = stretched). */
+    private final long[] outerDims;
+    private final long[] aOuterStrides;
+    private final long[] bOuterStrides;
+
+    private BroadcastRows(long[] outputShape, long rowLength, long aStep, long bStep,
+                          long[] outerDims, long[] aOuterStrides, long[] bOuterStrides) {
+        this.outputShape = outputShape;
+        this.outputCount = Shapes.elementCount(outputShape);
+        this.rowLength = rowLength;
+        this.aStep = aStep;
+        this.bStep = bStep;
+        this.outerDims = outerDims;
+        this.aOuterStrides = aOuterStrides;
+        this.bOuterStrides = bOuterStrides;
+    }
+
+    /** The plan for inputs of shapes {@code a} and {@code b}; throws if they do not broadcast. */
+    static BroadcastRows of(long[] a, long[] b) {
+        long[] out = Broadcast.multidirectional(a, b);
+        int rank = out.length;
+        long[] sizes = new long[rank];
+        boolean[] aPresent = new boolean[rank];
+        boolean[] bPresent = new boolean[rank];
+        int merged = 0;
+        for (int i = 0; i < rank; i++) {
+            if (out[i] == 1) {
+                continue;
+            }
+            boolean ap = Broadcast.alignedDim(a, rank, i) != 1;
+            boolean bp = Broadcast.alignedDim(b, rank, i) != 1;
+            if (merged > 0 && aPresent[merged - 1] == ap && bPresent[merged - 1] == bp) {
+                sizes[merged - 1] *= out[i];
+            } else {
+                sizes[merged] = out[i];
+                aPresent[merged] = ap;
+                bPresent[merged] = bp;
+                merged++;
+            }
+        }
+        if (merged == 0) {
+            // Every dimension is 1: one element from each input.
+            return new BroadcastRows(out, 1, 1, 1, new long[0], new long[0], new long[0]);
+        }
+        int outer = merged - 1;
+        long[] outerDims = new long[outer];
+        long[] aStrides = new long[outer];
+        long[] bStrides = new long[outer];
+        long aRun = aPresent[outer] ? sizes[outer] : 1;
+        long bRun = bPresent[outer] ? sizes[outer] : 1;
+        for (int k = outer - 1; k >= 0; k--) {
+            outerDims[k] = sizes[k];
+            aStrides[k] = aPresent[k] ? aRun : 0;
+            bStrides[k] = bPresent[k] ? bRun : 0;
+            aRun *= aPresent[k] ? sizes[k] : 1;
+            bRun *= bPresent[k] ? sizes[k] : 1;
+        }
+        return new BroadcastRows(out, sizes[outer], aPresent[outer] ? 1 : 0, bPresent[outer] ? 1 : 0,
+                outerDims, aStrides, bStrides);
+    }
+
+    long[] outputShape() {
+        return outputShape.clone();
+    }
+
+    long outputCount() {
+        return outputCount;
+    }
+
+    long rowLength() {
+        return rowLength;
+    }
+
+    /** 1 when input a advances along a row, 0 when it repeats one element. */
+    long aStep() {
+        return aStep;
+    }
+
+    long bStep() {
+        return bStep;
+    }
+
+    /** Number of rows the output is cut into (after merging). */
+    long rowCount() {
+        return outputCount == 0 ? 0 : outputCount / rowLength;
+    }
+
+    /** Calls {@code action} once per output row, in output order; input offsets are updated incrementally. */
+    void forEachRow(RowAction action) {
+        long rows = rowCount();
+        int depth = outerDims.length;
+        long[] counter = new long[depth];
+        long outIndex = 0;
+        long aIndex = 0;
+        long bIndex = 0;
+        for (long r = 0; r < rows; r++) {
+            action.row(outIndex, aIndex, bIndex);
+            outIndex += rowLength;
+            for (int d = depth - 1; d >= 0; d--) {
+                aIndex += aOuterStrides[d];
+                bIndex += bOuterStrides[d];
+                if (++counter[d] < outerDims[d]) {
+                    break;
+                }
+                counter[d] = 0;
+                aIndex -= aOuterStrides[d] * outerDims[d];
+                bIndex -= bOuterStrides[d] * outerDims[d];
+            }
+        }
+    }
+}

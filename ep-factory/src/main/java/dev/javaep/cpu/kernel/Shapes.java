@@ -1,0 +1,82 @@
+package dev.javaep.cpu.kernel;
+
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.Tensor;
+import java.util.Arrays;
+import java.util.List;
+
+/** Shape arithmetic and the argument checks every kernel makes before it touches memory. */
+final class Shapes {
+    private Shapes() {}
+
+    /** The shape itself, after checking it is present and has no negative dimension. */
+    static long[] checked(long[] shape) {
+        if (shape == null) {
+            throw new IllegalArgumentException("missing shape");
+        }
+        for (long d : shape) {
+            if (d < 0) {
+                throw new IllegalArgumentException("negative dimension in shape " + Arrays.toString(shape));
+            }
+        }
+        return shape;
+    }
+
+    static long elementCount(long[] shape) {
+        long n = 1;
+        for (long d : shape) {
+            n = Math.multiplyExact(n, d);
+        }
+        return n;
+    }
+
+    /** Product of {@code shape[from..to)}. */
+    static long product(long[] shape, int from, int to) {
+        long n = 1;
+        for (int i = from; i < to; i++) {
+            n = Math.multiplyExact(n, shape[i]);
+        }
+        return n;
+    }
+
+    /** {@code axis} in {@code [-rank, rank)} made non-negative, or an exception naming the op. */
+    static int normalizeAxis(long axis, int rank, String op) {
+        if (axis < -rank || axis >= rank) {
+            throw new IllegalArgumentException(op + ": axis " + axis + " is out of range for a tensor of rank " + rank
+                    + (rank == 0 ? " (a scalar has no axis)" : " (allowed: " + -rank + " to " + (rank - 1) + ")"));
+        }
+        return (int) (axis < 0 ? axis + rank : axis);
+    }
+
+    /** The shapes of the given inputs, with {@code null} for omitted optional ones. */
+    static long[][] shapesOf(List<? extends Tensor> tensors) {
+        long[][] shapes = new long[tensors.size()][];
+        for (int i = 0; i < shapes.length; i++) {
+            Tensor t = tensors.get(i);
+            shapes[i] = t == null ? null : t.shape();
+        }
+        return shapes;
+    }
+
+    /** Fails unless the outputs were allocated with the expected shapes (protects against writing out of bounds). */
+    static void requireOutputShapes(String op, List<? extends Tensor> outputs, long[][] expected) {
+        if (outputs.size() != expected.length) {
+            throw new IllegalArgumentException(op + ": expected " + expected.length + " output(s), got " + outputs.size());
+        }
+        for (int i = 0; i < expected.length; i++) {
+            long[] actual = outputs.get(i).shape();
+            if (!Arrays.equals(actual, expected[i])) {
+                throw new IllegalArgumentException(op + ": output " + i + " was allocated with shape "
+                        + Arrays.toString(actual) + " but the inputs give " + Arrays.toString(expected[i]));
+            }
+        }
+    }
+
+    /** Fails unless the tensor has the element type the kernel was built for. */
+    static void requireType(String op, String role, Tensor tensor, ElementType expected) {
+        if (tensor.elementType() != expected) {
+            throw new IllegalArgumentException(op + ": " + role + " is " + tensor.elementType()
+                    + " but the kernel was built for " + expected);
+        }
+    }
+}

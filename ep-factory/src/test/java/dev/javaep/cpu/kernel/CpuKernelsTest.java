@@ -1,0 +1,142 @@
+package dev.javaep.cpu.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javaep.spi.Attribute;
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.Node;
+import dev.javaep.spi.ValueInfo;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class CpuKernelsTest {
+
+    private static ValueInfo tensor(String name, ElementType type) {
+        return new ValueInfo(name, type, null, true);
+    }
+
+    private static Node node(String op, int version, List<ElementType> inputs, ElementType output, Attribute... attributes) {
+        List<ValueInfo> in = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            in.add(inputs.get(i) == null ? null : tensor("x" + i, inputs.get(i)));
+        }
+        Map<String, Attribute> attrs = new HashMap<>();
+        for (Attribute a : attributes) {
+            attrs.put(a.name(), a);
+        }
+        return new Node(1, "n", op, "", version, in, List.of(tensor("y", output)), attrs);
+    }
+
+    private static Optional<CpuKernel> kernel(String op, int version, List<ElementType> inputs, ElementType output,
+                                              Attribute... attributes) {
+        return CpuKernels.forNode(node(op, version, inputs, output, attributes));
+    }
+
+    private static final ElementType F = ElementType.FLOAT;
+
+    @Test
+    void supportedNodesGetTheirKernel() {
+        for (String op : List.of("Add", "Sub", "Mul", "Div")) {
+            for (ElementType t : ElementwiseBinary.SUPPORTED_TYPES) {
+                var k = kernel(op, 14, List.of(t, t), t).orElseThrow(() -> new AssertionError(op + " " + t));
+                assertEquals(new ElementwiseBinary(ArithmeticOp.valueOf(op.toUpperCase()), t), k);
+            }
+            assertTrue(kernel(op, 7, List.of(F, F), F).isPresent(), op + "-7");
+        }
+        assertEquals(new ElementwiseUnary(UnaryFunction.SIGMOID, ElementType.DOUBLE),
+                kernel("Sigmoid", 13, List.of(ElementType.DOUBLE), ElementType.DOUBLE).orElseThrow());
+        assertInstanceOf(IdentityKernel.class, kernel("Identity", 19, List.of(ElementType.BOOL), ElementType.BOOL).orElseThrow());
+        assertInstanceOf(MatMulKernel.class, kernel("MatMul", 13, List.of(F, F), F).orElseThrow());
+        assertEquals(new GemmKernel(2f, 0.5f, true, false), kernel("Gemm", 13, List.of(F, F, F), F,
+                new Attribute.FloatValue("alpha", 2f), new Attribute.FloatValue("beta", 0.5f),
+                new Attribute.IntValue("transA", 1)).orElseThrow());
+        assertEquals(new GemmKernel(1f, 1f, false, false), kernel("Gemm", 11, Arrays.asList(F, F, null), F).orElseThrow());
+        assertEquals(new SoftmaxKernel(1, true), kernel("Softmax", 11, List.of(F), F).orElseThrow());
+        assertEquals(new SoftmaxKernel(-1, false), kernel("Softmax", 13, List.of(F), F).orElseThrow());
+        assertEquals(new SoftmaxKernel(0, false), kernel("Softmax", 13, List.of(F), F, new Attribute.IntValue("axis", 0)).orElseThrow());
+        assertTrue(CpuKernels.supportedOpTypes().containsAll(List.of("Add", "Gemm", "Softmax", "Identity", "Tanh")));
+    }
+
+    @Test
+    void unsupportedOpTypesAreDeclined() {
+        assertTrue(kernel("Conv", 11, List.of(F, F), F).isEmpty());
+        assertTrue(kernel("add", 14, List.of(F, F), F).isEmpty(), "op types are case-sensitive");
+    }
+
+    @Test
+    void unsupportedElementTypesAreDeclined() {
+        var bool = ElementType.BOOL;
+        assertTrue(kernel("Add", 14, List.of(bool, bool), bool).isEmpty());
+        assertTrue(kernel("Add", 14, List.of(ElementType.FLOAT16, ElementType.FLOAT16), ElementType.FLOAT16).isEmpty());
+        assertTrue(kernel("Add", 14, List.of(F, ElementType.DOUBLE), F).isEmpty(), "mixed input types");
+        assertTrue(kernel("Add", 14, List.of(F, F), ElementType.DOUBLE).isEmpty(), "output type differs");
+        assertTrue(kernel("MatMul", 13, List.of(ElementType.INT32, ElementType.INT32), ElementType.INT32).isEmpty());
+        assertTrue(kernel("Gemm", 13, List.of(F, F, ElementType.DOUBLE), F).isEmpty());
+        assertTrue(kernel("Relu", 14, List.of(ElementType.INT32), ElementType.INT32).isEmpty());
+        assertTrue(kernel("Softmax", 13, List.of(ElementType.DOUBLE), ElementType.DOUBLE).isEmpty());
+        assertTrue(kernel("Identity", 16, List.of(ElementType.STRING), ElementType.STRING).isEmpty());
+        assertTrue(kernel("Identity", 21, List.of(ElementType.INT4), ElementType.INT4).isEmpty());
+    }
+
+    @Test
+    void opsetVersionsWithOtherSemanticsAreDeclined() {
+        assertTrue(kernel("Add", 6, List.of(F, F), F).isEmpty(), "Add-6 has the legacy broadcast attribute");
+        assertTrue(kernel("Add", 99, List.of(F, F), F).isEmpty(), "a version we have not read");
+        assertTrue(kernel("Relu", 1, List.of(F), F).isEmpty());
+        assertTrue(kernel("Gemm", 6, List.of(F, F, F), F).isEmpty());
+        assertTrue(kernel("Softmax", 21, List.of(F), F).isEmpty());
+    }
+
+    @Test
+    void otherDomainsAreDeclined() {
+        Node ms = new Node(1, "n", "Gelu", "com.microsoft", 1, List.of(tensor("x", F)), List.of(tensor("y", F)), Map.of());
+        assertTrue(CpuKernels.forNode(ms).isEmpty());
+        Node add = new Node(1, "n", "Add", "com.example", 14, List.of(tensor("a", F), tensor("b", F)),
+                List.of(tensor("y", F)), Map.of());
+        assertTrue(CpuKernels.forNode(add).isEmpty());
+        Node onnx = new Node(1, "n", "Add", "ai.onnx", 14, List.of(tensor("a", F), tensor("b", F)),
+                List.of(tensor("y", F)), Map.of());
+        assertTrue(CpuKernels.forNode(onnx).isPresent(), "ai.onnx is the default domain spelled out");
+    }
+
+    @Test
+    void unexpectedAttributesAreDeclined() {
+        assertTrue(kernel("Add", 14, List.of(F, F), F, new Attribute.IntValue("broadcast", 1)).isEmpty());
+        assertTrue(kernel("Gemm", 13, List.of(F, F), F, new Attribute.IntValue("alpha", 2)).isEmpty(), "alpha must be a float");
+        assertTrue(kernel("Softmax", 13, List.of(F), F, new Attribute.FloatValue("axis", 1f)).isEmpty());
+    }
+
+    @Test
+    void softmaxAxisOutsideAKnownRankIsDeclined() {
+        ValueInfo x = new ValueInfo("x", F, new long[] {2, 3}, true);
+        Node bad = new Node(1, "n", "Softmax", "", 13, List.of(x), List.of(tensor("y", F)),
+                Map.of("axis", new Attribute.IntValue("axis", 2)));
+        assertTrue(CpuKernels.forNode(bad).isEmpty());
+        Node ok = new Node(1, "n", "Softmax", "", 13, List.of(x), List.of(tensor("y", F)),
+                Map.of("axis", new Attribute.IntValue("axis", -2)));
+        assertTrue(CpuKernels.forNode(ok).isPresent());
+    }
+
+    @Test
+    void wrongArityAndMalformedNodesAreDeclinedWithoutThrowing() {
+        assertTrue(kernel("Add", 14, List.of(F), F).isEmpty());
+        assertTrue(kernel("Add", 14, List.of(F, F, F), F).isEmpty());
+        assertTrue(kernel("Add", 14, Arrays.asList(F, null), F).isEmpty(), "an omitted required input");
+        assertTrue(kernel("Gemm", 13, List.of(F), F).isEmpty());
+        assertTrue(CpuKernels.forNode(null).isEmpty());
+        assertTrue(CpuKernels.forNode(new Node(1, null, null, null, 0, null, null, null)).isEmpty());
+        assertTrue(CpuKernels.forNode(new Node(1, "n", "Add", "", 14, null, null, null)).isEmpty());
+        Node sequence = new Node(1, "n", "Identity", "", 14, List.of(new ValueInfo("s", ElementType.UNDEFINED, null, false)),
+                List.of(new ValueInfo("t", ElementType.UNDEFINED, null, false)), Map.of());
+        assertTrue(CpuKernels.forNode(sequence).isEmpty(), "Identity of a sequence");
+        Node noOutputInfo = new Node(1, "n", "Relu", "", 14, List.of(tensor("x", F)), Arrays.asList((ValueInfo) null), Map.of());
+        assertTrue(CpuKernels.forNode(noOutputInfo).isEmpty());
+    }
+}

@@ -1,0 +1,213 @@
+package dev.javaep.harness.onnx;
+
+import dev.javaep.harness.onnx.OnnxSchema.AttributeProto;
+import dev.javaep.harness.onnx.OnnxSchema.Dimension;
+import dev.javaep.harness.onnx.OnnxSchema.GraphProto;
+import dev.javaep.harness.onnx.OnnxSchema.ModelProto;
+import dev.javaep.harness.onnx.OnnxSchema.NodeProto;
+import dev.javaep.harness.onnx.OnnxSchema.OperatorSetIdProto;
+import dev.javaep.harness.onnx.OnnxSchema.TensorShapeProto;
+import dev.javaep.harness.onnx.OnnxSchema.TypeProto;
+import dev.javaep.harness.onnx.OnnxSchema.TypeProtoTensor;
+import dev.javaep.harness.onnx.OnnxSchema.ValueInfoProto;
+import dev.javaep.spi.Attribute;
+import dev.javaep.spi.ElementType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a small ONNX model in code and serializes it as a ModelProto, for tests that need a model
+ * file without Python. Defaults: IR version 8, default-domain opset 17, producer "javaep".
+ *
+ * <pre>{@code
+ * byte[] model = new OnnxModelWriter("add")
+ *         .input("a", ElementType.FLOAT, Dim.param("N"), Dim.of(3))
+ *         .input("b", ElementType.FLOAT, Dim.param("N"), Dim.of(3))
+ *         .output("y", ElementType.FLOAT, Dim.param("N"), Dim.of(3))
+ *         .node("Add", List.of("a", "b"), List.of("y"))
+ *         .toByteArray();
+ * }</pre>
+ */
+public final class OnnxModelWriter {
+    public static final long DEFAULT_IR_VERSION = 8;
+    public static final long DEFAULT_OPSET = 17;
+    public static final String PRODUCER = "javaep";
+
+    private final String graphName;
+    private long irVersion = DEFAULT_IR_VERSION;
+    private final Map<String, Long> opsets = new LinkedHashMap<>(Map.of("", DEFAULT_OPSET));
+    private final List<OnnxNode> nodes = new ArrayList<>();
+    private final List<OnnxValueInfo> inputs = new ArrayList<>();
+    private final List<OnnxValueInfo> outputs = new ArrayList<>();
+    private final List<OnnxTensorData> initializers = new ArrayList<>();
+
+    public OnnxModelWriter(String graphName) {
+        this.graphName = graphName;
+    }
+
+    public OnnxModelWriter irVersion(long version) {
+        this.irVersion = version;
+        return this;
+    }
+
+    /** Sets the default ONNX domain's opset version. */
+    public OnnxModelWriter opset(long version) {
+        return opset("", version);
+    }
+
+    public OnnxModelWriter opset(String domain, long version) {
+        opsets.put(domain, version);
+        return this;
+    }
+
+    public OnnxModelWriter input(String name, ElementType elementType, Dim... shape) {
+        inputs.add(OnnxValueInfo.tensor(name, elementType, shape));
+        return this;
+    }
+
+    public OnnxModelWriter output(String name, ElementType elementType, Dim... shape) {
+        outputs.add(OnnxValueInfo.tensor(name, elementType, shape));
+        return this;
+    }
+
+    /** A constant float32 tensor (stored as raw_data). */
+    public OnnxModelWriter initializer(String name, float[] values, long... dims) {
+        return initializer(OnnxTensorData.ofFloats(name, values, dims));
+    }
+
+    public OnnxModelWriter initializer(OnnxTensorData tensor) {
+        if (tensor.name().isEmpty()) {
+            throw new IllegalArgumentException("an initializer needs a name: nodes refer to it by name");
+        }
+        initializers.add(tensor);
+        return this;
+    }
+
+    /** A node of the default ONNX domain, named after its op type and position. */
+    public OnnxModelWriter node(String opType, List<String> nodeInputs, List<String> nodeOutputs, Attribute... attributes) {
+        Map<String, Attribute> byName = new LinkedHashMap<>();
+        for (Attribute a : attributes) {
+            if (byName.put(a.name(), a) != null) {
+                throw new IllegalArgumentException(opType + " node has attribute '" + a.name() + "' twice");
+            }
+        }
+        return node(new OnnxNode(opType + "_" + nodes.size(), opType, "", nodeInputs, nodeOutputs, byName));
+    }
+
+    public OnnxModelWriter node(OnnxNode node) {
+        nodes.add(node);
+        return this;
+    }
+
+    public OnnxModel build() {
+        return new OnnxModel(irVersion, PRODUCER, opsets,
+                new OnnxGraph(graphName, nodes, inputs, outputs, initializers));
+    }
+
+    public byte[] toByteArray() {
+        return serialize(build());
+    }
+
+    public void writeTo(Path file) throws IOException {
+        Files.write(file, toByteArray());
+    }
+
+    /** Serializes any {@link OnnxModel} (for example one read by {@link OnnxModelReader} and modified). */
+    public static byte[] serialize(OnnxModel model) {
+        ProtoWriter out = new ProtoWriter()
+                .varint(ModelProto.IR_VERSION, model.irVersion())
+                .string(ModelProto.PRODUCER_NAME, model.producerName())
+                .message(ModelProto.GRAPH, graphMessage(model.graph()));
+        // Sorted so that equal models give equal bytes (the record holds an unordered map).
+        model.opsetImports().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> out.message(
+                ModelProto.OPSET_IMPORT, new ProtoWriter()
+                        .string(OperatorSetIdProto.DOMAIN, e.getKey())
+                        .varint(OperatorSetIdProto.VERSION, e.getValue())));
+        return out.toByteArray();
+    }
+
+    private static ProtoWriter graphMessage(OnnxGraph graph) {
+        ProtoWriter out = new ProtoWriter();
+        for (OnnxNode node : graph.nodes()) {
+            out.message(GraphProto.NODE, nodeMessage(node));
+        }
+        out.string(GraphProto.NAME, graph.name());
+        for (OnnxTensorData t : graph.initializers()) {
+            out.message(GraphProto.INITIALIZER, TensorProtoWriter.message(t));
+        }
+        for (OnnxValueInfo v : graph.inputs()) {
+            out.message(GraphProto.INPUT, valueInfoMessage(v));
+        }
+        for (OnnxValueInfo v : graph.outputs()) {
+            out.message(GraphProto.OUTPUT, valueInfoMessage(v));
+        }
+        return out;
+    }
+
+    private static ProtoWriter nodeMessage(OnnxNode node) {
+        ProtoWriter out = new ProtoWriter();
+        node.inputs().forEach(name -> out.string(NodeProto.INPUT, name));
+        node.outputs().forEach(name -> out.string(NodeProto.OUTPUT, name));
+        if (!node.name().isEmpty()) {
+            out.string(NodeProto.NAME, node.name());
+        }
+        out.string(NodeProto.OP_TYPE, node.opType());
+        node.attributes().values().forEach(a -> out.message(NodeProto.ATTRIBUTE, attributeMessage(a, node)));
+        if (!node.domain().isEmpty()) {
+            out.string(NodeProto.DOMAIN, node.domain());
+        }
+        return out;
+    }
+
+    private static ProtoWriter attributeMessage(Attribute attribute, OnnxNode node) {
+        ProtoWriter out = new ProtoWriter().string(AttributeProto.NAME, attribute.name());
+        switch (attribute) {
+            case Attribute.FloatValue(var n, var v) -> out.floatValue(AttributeProto.F, v)
+                    .varint(AttributeProto.TYPE, AttributeProto.TYPE_FLOAT);
+            case Attribute.IntValue(var n, var v) -> out.varint(AttributeProto.I, v)
+                    .varint(AttributeProto.TYPE, AttributeProto.TYPE_INT);
+            case Attribute.StringValue(var n, var v) -> out.string(AttributeProto.S, v)
+                    .varint(AttributeProto.TYPE, AttributeProto.TYPE_STRING);
+            case Attribute.FloatList(var n, var values) -> {
+                values.forEach(v -> out.floatValue(AttributeProto.FLOATS, v));
+                out.varint(AttributeProto.TYPE, AttributeProto.TYPE_FLOATS);
+            }
+            case Attribute.IntList(var n, var values) -> {
+                values.forEach(v -> out.varint(AttributeProto.INTS, v));
+                out.varint(AttributeProto.TYPE, AttributeProto.TYPE_INTS);
+            }
+            case Attribute.Other other -> throw new IllegalArgumentException("cannot write attribute '" + other.name()
+                    + "' of " + node.opType() + " node '" + node.name() + "': only int, float, string, ints and floats"
+                    + " attributes are supported");
+        }
+        return out;
+    }
+
+    private static ProtoWriter valueInfoMessage(OnnxValueInfo value) {
+        if (!value.isTensor()) {
+            throw new IllegalArgumentException("cannot write graph value '" + value.name() + "': only tensors are supported");
+        }
+        ProtoWriter tensorType = new ProtoWriter().varint(TypeProtoTensor.ELEM_TYPE, value.elementType().onnxValue());
+        if (value.shape() != null) {
+            ProtoWriter shape = new ProtoWriter();
+            for (Dim d : value.shape()) {
+                ProtoWriter dim = new ProtoWriter();
+                switch (d) {
+                    case Dim.Value(long size) -> dim.varint(Dimension.DIM_VALUE, size);
+                    case Dim.Param(String name) -> dim.string(Dimension.DIM_PARAM, name);
+                    case Dim.Unknown() -> { }
+                }
+                shape.message(TensorShapeProto.DIM, dim);
+            }
+            tensorType.message(TypeProtoTensor.SHAPE, shape);
+        }
+        return new ProtoWriter()
+                .string(ValueInfoProto.NAME, value.name())
+                .message(ValueInfoProto.TYPE, new ProtoWriter().message(TypeProto.TENSOR_TYPE, tensorType));
+    }
+}

@@ -1,0 +1,140 @@
+package dev.javaep.harness.onnx;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javaep.spi.Attribute;
+import dev.javaep.spi.ElementType;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OnnxModelWriterTest {
+
+    @Test
+    void theMlpRoundTripsThroughTheReader(@TempDir Path dir) throws IOException {
+        TwoLayerMlp mlp = new TwoLayerMlp(1);
+        OnnxModel model = mlp.writer().build();
+        Path file = dir.resolve("mlp.onnx");
+        mlp.writer().writeTo(file);
+        OnnxModel read = OnnxModelReader.read(file);
+        assertEquals(model, read);
+
+        assertEquals(8, read.irVersion());
+        assertEquals("javaep", read.producerName());
+        assertEquals(17, read.onnxOpset());
+        OnnxGraph g = read.graph();
+        assertEquals(List.of("MatMul", "Add", "Relu", "MatMul", "Add", "Softmax"),
+                g.nodes().stream().map(OnnxNode::opType).toList());
+        assertEquals(List.of("a1", "w2"), g.nodes().get(3).inputs());
+        assertEquals(Map.of("axis", new Attribute.IntValue("axis", -1)), g.nodes().get(5).attributes());
+        assertEquals(List.of(Dim.param("batch"), Dim.of(4)), g.inputs().getFirst().shape());
+        assertEquals(ElementType.FLOAT, g.outputs().getFirst().elementType());
+        assertArrayEquals(mlp.w2, g.initializers().get(2).toFloatArray());
+        assertArrayEquals(new long[] {8, 3}, g.initializers().get(2).dims());
+    }
+
+    @Test
+    void fieldsAreWhereOnnxExpectsThem() {
+        byte[] bytes = new OnnxModelWriter("g").opset(13).toByteArray();
+        // ir_version (field 1, varint) = 8, then producer_name (field 2, bytes) = "javaep"
+        assertArrayEquals(new byte[] {0x08, 0x08, 0x12, 0x06}, java.util.Arrays.copyOf(bytes, 4));
+        assertEquals("javaep", new String(bytes, 4, 6, StandardCharsets.US_ASCII));
+        assertEquals(13, OnnxModelReader.parse(bytes).onnxOpset());
+    }
+
+    @Test
+    void everyAttributeKindAndDimKindRoundTrips() {
+        OnnxModelWriter w = new OnnxModelWriter("attrs").opset(13).opset("com.example", 2)
+                .input("x", ElementType.INT64, Dim.of(0), Dim.param("n"), Dim.unknown())
+                .output("y", ElementType.DOUBLE)
+                .node("Custom", List.of("x", ""), List.of("y"),
+                        new Attribute.IntValue("i", -7),
+                        new Attribute.FloatValue("f", 0.25f),
+                        new Attribute.StringValue("s", "naïve"),
+                        new Attribute.IntList("ints", List.of(1L, -2L, Long.MAX_VALUE)),
+                        new Attribute.FloatList("floats", List.of(1.5f, Float.NEGATIVE_INFINITY)),
+                        new Attribute.IntList("empty", List.of()))
+                .node(new OnnxNode("n2", "Gelu", "com.example", List.of("y"), List.of("z"), Map.of()));
+        OnnxModel model = w.build();
+        OnnxModel read = OnnxModelReader.parse(w.toByteArray());
+        // An empty list is written as type INTS with no values, so it comes back as an empty IntList.
+        assertEquals(model, read);
+        assertEquals(2L, read.opsetImports().get("com.example"));
+        assertEquals("com.example", read.graph().nodes().get(1).domain());
+        assertEquals(List.of(), read.graph().outputs().getFirst().shape(), "a scalar: a shape with no dims");
+    }
+
+    @Test
+    void whatCannotBeWrittenIsRefusedClearly() {
+        var other = assertThrows(IllegalArgumentException.class, () -> new OnnxModelWriter("g")
+                .node("If", List.of("c"), List.of("y"), new Attribute.Other("then_branch", 7)).toByteArray());
+        assertTrue(other.getMessage().contains("then_branch"), other.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new OnnxModelWriter("g")
+                .node("Relu", List.of("x"), List.of("y"), new Attribute.IntValue("a", 1), new Attribute.IntValue("a", 2)));
+        assertThrows(IllegalArgumentException.class, () -> new OnnxModelWriter("g")
+                .initializer(OnnxTensorData.ofFloats("", new float[] {1}, 1)));
+        OnnxModel sequence = new OnnxModel(8, "t", Map.of("", 17L), new OnnxGraph("g", List.of(),
+                List.of(new OnnxValueInfo("s", ElementType.UNDEFINED, null, false)), List.of(), List.of()));
+        assertThrows(IllegalArgumentException.class, () -> OnnxModelWriter.serialize(sequence));
+    }
+
+    @Test
+    void readsModelsTheOnnxLibraryWrote() throws IOException {
+        OnnxModel gemm = OnnxModelReader.read(NodeTests.dir().resolve("test_gemm_all_attributes/model.onnx"));
+        OnnxNode node = gemm.graph().nodes().getFirst();
+        assertEquals("Gemm", node.opType());
+        assertEquals(List.of("a", "b", "c"), node.inputs());
+        assertEquals(new Attribute.FloatValue("alpha", 0.25f), node.attributes().get("alpha"));
+        assertEquals(new Attribute.FloatValue("beta", 0.35f), node.attributes().get("beta"));
+        assertEquals(new Attribute.IntValue("transA", 1), node.attributes().get("transA"));
+        assertEquals(new Attribute.IntValue("transB", 1), node.attributes().get("transB"));
+        assertTrue(gemm.onnxOpset() >= 7);
+        OnnxValueInfo a = gemm.graph().inputs().getFirst();
+        assertEquals(ElementType.FLOAT, a.elementType());
+        assertEquals(List.of(Dim.of(4), Dim.of(3)), a.shape());
+
+        // What we read, written back and read again, is unchanged.
+        assertEquals(gemm, OnnxModelReader.parse(OnnxModelWriter.serialize(gemm)));
+    }
+
+    /** onnx.checker is the authority on model validity; use it when this machine has it. */
+    @Test
+    void onnxCheckerAcceptsTheMlp(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("mlp.onnx");
+        new TwoLayerMlp(2).writer().writeTo(file);
+        String python = pythonWithOnnx();
+        Assumptions.assumeTrue(python != null, "no Python with the onnx package (tried python3 and /usr/bin/python3),"
+                + " so onnx.checker cannot run; the model is still checked by parsing it back");
+        String check = "import onnx, sys; m = onnx.load(sys.argv[1]); onnx.checker.check_model(m, full_check=True)";
+        Process p = new ProcessBuilder(python, "-c", check, file.toString()).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "onnx.checker timed out");
+        assertEquals(0, p.exitValue(), "onnx.checker rejected the model: " + output);
+    }
+
+    /** A Python interpreter that can import onnx (a pyenv python3 may shadow the system one that has it). */
+    private static String pythonWithOnnx() throws InterruptedException {
+        for (String python : List.of("python3", "/usr/bin/python3")) {
+            try {
+                Process probe = new ProcessBuilder(python, "-c", "import onnx").redirectErrorStream(true).start();
+                probe.getInputStream().readAllBytes();
+                if (probe.waitFor(60, TimeUnit.SECONDS) && probe.exitValue() == 0) {
+                    return python;
+                }
+            } catch (IOException notInstalled) {
+                // try the next one
+            }
+        }
+        return null;
+    }
+}
