@@ -17,23 +17,30 @@ import java.util.TreeSet;
 public final class CpuKernels {
     private static final System.Logger LOG = System.getLogger(CpuKernels.class.getName());
 
+    /** An inclusive range of op schema versions. */
+    private record Versions(int oldest, int newest) {
+        boolean contain(int sinceVersion) {
+            return sinceVersion >= oldest && sinceVersion <= newest;
+        }
+    }
+
     /**
-     * Op schema versions we implement, per op type: [oldest, newest]. Older versions have different
+     * Op schema versions we implement, per op type. Older versions have different
      * semantics (e.g. Add before 7 had a "broadcast" attribute); newer ones might, so we decline them
      * until someone has read their spec.
      */
-    private static final Map<String, int[]> VERSIONS = Map.ofEntries(
-            Map.entry("Add", new int[] {7, 14}),
-            Map.entry("Sub", new int[] {7, 14}),
-            Map.entry("Mul", new int[] {7, 14}),
-            Map.entry("Div", new int[] {7, 14}),
-            Map.entry("Relu", new int[] {6, 14}),
-            Map.entry("Sigmoid", new int[] {6, 13}),
-            Map.entry("Tanh", new int[] {6, 13}),
-            Map.entry("Identity", new int[] {1, 25}),
-            Map.entry("MatMul", new int[] {1, 13}),
-            Map.entry("Gemm", new int[] {7, 13}),
-            Map.entry("Softmax", new int[] {1, 13}));
+    private static final Map<String, Versions> VERSIONS = Map.ofEntries(
+            Map.entry("Add", new Versions(7, 14)),
+            Map.entry("Sub", new Versions(7, 14)),
+            Map.entry("Mul", new Versions(7, 14)),
+            Map.entry("Div", new Versions(7, 14)),
+            Map.entry("Relu", new Versions(6, 14)),
+            Map.entry("Sigmoid", new Versions(6, 13)),
+            Map.entry("Tanh", new Versions(6, 13)),
+            Map.entry("Identity", new Versions(1, 25)),
+            Map.entry("MatMul", new Versions(1, 13)),
+            Map.entry("Gemm", new Versions(7, 13)),
+            Map.entry("Softmax", new Versions(1, 13)));
 
     private static final Set<String> SUPPORTED_OP_TYPES = Collections.unmodifiableSortedSet(new TreeSet<>(VERSIONS.keySet()));
 
@@ -71,8 +78,8 @@ public final class CpuKernels {
         if (node == null || node.opType() == null || !node.isOnnxDomain()) {
             return null;
         }
-        int[] versions = VERSIONS.get(node.opType());
-        if (versions == null || !NodeChecks.versionIn(node, versions[0], versions[1])) {
+        Versions versions = VERSIONS.get(node.opType());
+        if (versions == null || !versions.contain(node.sinceVersion())) {
             return null;
         }
         return switch (node.opType()) {

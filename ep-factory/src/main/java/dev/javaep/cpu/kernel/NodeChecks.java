@@ -14,10 +14,6 @@ import java.util.Map;
 final class NodeChecks {
     private NodeChecks() {}
 
-    static boolean versionIn(Node node, int min, int max) {
-        return node.sinceVersion() >= min && node.sinceVersion() <= max;
-    }
-
     /**
      * The element type of input {@code index}, or {@code null} when it is absent, omitted or not a
      * tensor.
