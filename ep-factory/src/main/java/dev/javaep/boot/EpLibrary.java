@@ -1,6 +1,7 @@
 package dev.javaep.boot;
 
 import dev.javaep.bridge.EpFactoryBridge;
+import dev.javaep.bridge.Logging;
 import dev.javaep.bridge.OrtRuntime;
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiBase;
@@ -33,7 +34,7 @@ final class EpLibrary {
             for (ExecutionProviderFactory factory : factories) {
                 try {
                     factory.initialize(new FactoryContext(registrationName, api.version(), runtime.ortVersion(),
-                            dev.javaep.bridge.Logging.ortLogger(runtime)));
+                            Logging.ortLogger(runtime)));
                     created.add(EpFactoryBridge.create(factory, runtime));
                 } catch (RuntimeException | Error e) {
                     throw new IllegalStateException("javaep: execution provider factory " + factory.getClass().getName()
