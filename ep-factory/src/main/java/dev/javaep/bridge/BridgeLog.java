@@ -34,8 +34,4 @@ final class BridgeLog {
     static void stderr(String message) {
         System.err.println("javaep: " + message);
     }
-
-    static boolean debug() {
-        return DEBUG;
-    }
 }

@@ -55,10 +55,6 @@ final class EpBridge {
         }
     }
 
-    static int liveCount() {
-        return REGISTRY.size();
-    }
-
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static MemorySegment getName(MemorySegment self) {

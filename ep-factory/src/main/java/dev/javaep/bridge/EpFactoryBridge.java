@@ -65,10 +65,6 @@ public final class EpFactoryBridge {
         }
     }
 
-    public static int liveCount() {
-        return REGISTRY.size();
-    }
-
     private OrtApi api() {
         return runtime.api();
     }

@@ -3,7 +3,6 @@ package dev.javaep.bridge;
 import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.ort.OrtException;
 import java.lang.foreign.MemorySegment;
-import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -37,13 +36,5 @@ final class HandleRegistry<T> {
 
     T remove(MemorySegment self) {
         return objects.remove(self.address());
-    }
-
-    int size() {
-        return objects.size();
-    }
-
-    Collection<T> all() {
-        return objects.values();
     }
 }

@@ -55,8 +55,14 @@ final class KernelContextView implements KernelContext {
             api.releaseTensorTypeAndShapeInfo(info);
         }
         MemorySegment data = api.tensorMutableData(value);
-        OrtTensor tensor = new OrtTensor(type, shape, data);
-        return hostAccessible ? new OrtTensor(type, shape, data.reinterpret(tensor.byteSize())) : tensor;
+        if (hostAccessible) {
+            long elements = 1;
+            for (long d : shape) {
+                elements = Math.multiplyExact(elements, d);
+            }
+            data = data.reinterpret(Math.multiplyExact(elements, type.byteSize()));
+        }
+        return new OrtTensor(type, shape, data);
     }
 
     /** A tensor ORT owns, seen for the duration of one Compute. */

@@ -47,10 +47,6 @@ final class NodeComputeBridge {
         }
     }
 
-    static int liveCount() {
-        return REGISTRY.size();
-    }
-
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static MemorySegment createState(MemorySegment self, MemorySegment computeContext, MemorySegment stateOut) {

@@ -46,7 +46,8 @@ public final class OrtApi {
         return table.has(slot);
     }
 
-    static RuntimeException rethrow(Throwable t) {
+    /** Rethrows what a MethodHandle invocation threw: unchecked as is, checked wrapped. */
+    public static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) {
             return r;
         }

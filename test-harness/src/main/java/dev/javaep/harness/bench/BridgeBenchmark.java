@@ -21,7 +21,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -91,8 +90,8 @@ public final class BridgeBenchmark {
                          SessionOptions ortOptions = env.createSessionOptions();
                          Session javaSession = env.createSession(model, javaOptions);
                          Session ortSession = env.createSession(model, ortOptions)) {
-                        java = medianMicros(javaSession, input);
-                        ort = medianMicros(ortSession, input);
+                        java = RunTimer.medianMicros(javaSession, input, 3000, 2000);
+                        ort = RunTimer.medianMicros(ortSession, input, 3000, 2000);
                     }
                     System.out.printf("| %d × Relu on float[4] | %.2f | %.2f | %.2f |%n", nodes, java, ort, (java - ort) / nodes);
                 }
@@ -128,19 +127,5 @@ public final class BridgeBenchmark {
         }
         samples.sort(null);
         return samples.get(samples.size() / 2);
-    }
-
-    private static double medianMicros(Session session, Map<String, TensorData> input) {
-        for (int i = 0; i < 3000; i++) {
-            session.run(input);
-        }
-        double[] times = new double[2000];
-        for (int i = 0; i < times.length; i++) {
-            long t0 = System.nanoTime();
-            session.run(input);
-            times[i] = (System.nanoTime() - t0) / 1e3;
-        }
-        Arrays.sort(times);
-        return times[times.length / 2];
     }
 }

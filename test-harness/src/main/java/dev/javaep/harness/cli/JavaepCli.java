@@ -1,5 +1,6 @@
 package dev.javaep.harness.cli;
 
+import dev.javaep.harness.bench.RunTimer;
 import dev.javaep.harness.conformance.NodeTestResult;
 import dev.javaep.harness.conformance.NodeTestRunner;
 import dev.javaep.harness.ort.EpDevice;
@@ -105,28 +106,14 @@ public final class JavaepCli {
                 OUT.printf(" %.4f", ours[c]);
             }
             OUT.printf("%nmax |JavaCpuExecutionProvider − ORT CPUExecutionProvider| = %.2e%n%n", maxDiff);
-            double javaMedian = medianMicros(javaSession, input);
-            double ortMedian = medianMicros(ortSession, input);
+            double javaMedian = RunTimer.medianMicros(javaSession, input, 2000, 500);
+            double ortMedian = RunTimer.medianMicros(ortSession, input, 2000, 500);
             OUT.println("| EP | median Run (µs) | ratio to ORT CPU |");
             OUT.println("|---|---:|---:|");
             OUT.printf("| JavaCpuExecutionProvider | %.1f | %.2f |%n", javaMedian, javaMedian / ortMedian);
             OUT.printf("| ORT CPUExecutionProvider | %.1f | 1.00 |%n", ortMedian);
             return maxDiff < 1e-4 ? 0 : 1;
         }
-    }
-
-    private static double medianMicros(Session session, Map<String, TensorData> input) {
-        for (int i = 0; i < 2000; i++) { // let the JIT compile the kernels and the bridge
-            session.run(input);
-        }
-        double[] times = new double[500];
-        for (int i = 0; i < times.length; i++) {
-            long t0 = System.nanoTime();
-            session.run(input);
-            times[i] = (System.nanoTime() - t0) / 1e3;
-        }
-        Arrays.sort(times);
-        return times[times.length / 2];
     }
 
     private static int devices(Path library) {

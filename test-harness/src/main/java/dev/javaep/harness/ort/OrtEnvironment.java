@@ -40,7 +40,7 @@ public final class OrtEnvironment implements AutoCloseable {
             api.check((MemorySegment) api.table().handle(OrtApiSlot.RegisterExecutionProviderLibrary).invokeExact(env,
                     arena.allocateFrom(registrationName), Platform.ortCharString(arena, library.toAbsolutePath().toString())));
         } catch (Throwable t) {
-            throw Calls.rethrow(t);
+            throw OrtApi.rethrow(t);
         }
     }
 
@@ -50,7 +50,7 @@ public final class OrtEnvironment implements AutoCloseable {
             api.check((MemorySegment) api.table().handle(OrtApiSlot.UnregisterExecutionProviderLibrary)
                     .invokeExact(env, arena.allocateFrom(registrationName)));
         } catch (Throwable t) {
-            throw Calls.rethrow(t);
+            throw OrtApi.rethrow(t);
         }
     }
 
@@ -67,7 +67,7 @@ public final class OrtEnvironment implements AutoCloseable {
             }
             return result;
         } catch (Throwable t) {
-            throw Calls.rethrow(t);
+            throw OrtApi.rethrow(t);
         }
     }
 
@@ -97,7 +97,7 @@ public final class OrtEnvironment implements AutoCloseable {
                     Platform.ortCharString(arena, model.toAbsolutePath().toString()), options.handle(), out));
             return new Session(api, out.get(ADDRESS, 0));
         } catch (Throwable t) {
-            throw Calls.rethrow(t);
+            throw OrtApi.rethrow(t);
         }
     }
 
@@ -109,7 +109,7 @@ public final class OrtEnvironment implements AutoCloseable {
                     (long) model.length, options.handle(), out));
             return new Session(api, out.get(ADDRESS, 0));
         } catch (Throwable t) {
-            throw Calls.rethrow(t);
+            throw OrtApi.rethrow(t);
         }
     }
 
@@ -127,7 +127,7 @@ public final class OrtEnvironment implements AutoCloseable {
             try {
                 api.table().handle(OrtApiSlot.ReleaseEnv).invokeExact(env);
             } catch (Throwable t) {
-                throw Calls.rethrow(t);
+                throw OrtApi.rethrow(t);
             }
             env = null;
         }

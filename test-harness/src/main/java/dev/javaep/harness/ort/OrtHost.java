@@ -74,7 +74,7 @@ public final class OrtHost {
                     .invokeExact(level.ordinal(), arena.allocateFrom(logId), out));
             return new OrtEnvironment(this, out.get(ADDRESS, 0));
         } catch (Throwable t) {
-            throw Calls.rethrow(t);
+            throw OrtApi.rethrow(t);
         }
     }
 

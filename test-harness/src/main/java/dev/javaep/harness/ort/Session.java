@@ -61,7 +61,7 @@ public final class Session implements AutoCloseable {
             }
             return List.copyOf(names);
         } catch (Throwable t) {
-            throw Calls.rethrow(t);
+            throw OrtApi.rethrow(t);
         }
     }
 
@@ -111,7 +111,7 @@ public final class Session implements AutoCloseable {
                 api.releaseMemoryInfo(memoryInfo);
             }
         } catch (Throwable t) {
-            throw Calls.rethrow(t);
+            throw OrtApi.rethrow(t);
         }
     }
 
@@ -138,7 +138,7 @@ public final class Session implements AutoCloseable {
             try {
                 api.table().handle(OrtApiSlot.ReleaseSession).invokeExact(session);
             } catch (Throwable t) {
-                throw Calls.rethrow(t);
+                throw OrtApi.rethrow(t);
             }
             session = null;
         }

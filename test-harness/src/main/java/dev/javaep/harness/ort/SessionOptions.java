@@ -30,7 +30,7 @@ public final class SessionOptions implements AutoCloseable {
             api.check((MemorySegment) api.table().handle(OrtApiSlot.CreateSessionOptions).invokeExact(out));
             return new SessionOptions(api, env, out.get(ADDRESS, 0));
         } catch (Throwable t) {
-            throw Calls.rethrow(t);
+            throw OrtApi.rethrow(t);
         }
     }
 
@@ -44,7 +44,7 @@ public final class SessionOptions implements AutoCloseable {
                     .invokeExact(options, arena.allocateFrom(key), arena.allocateFrom(value)));
             return this;
         } catch (Throwable t) {
-            throw Calls.rethrow(t);
+            throw OrtApi.rethrow(t);
         }
     }
 
@@ -57,7 +57,7 @@ public final class SessionOptions implements AutoCloseable {
             api.check((MemorySegment) api.table().handle(OrtApiSlot.SetIntraOpNumThreads).invokeExact(options, threads));
             return this;
         } catch (Throwable t) {
-            throw Calls.rethrow(t);
+            throw OrtApi.rethrow(t);
         }
     }
 
@@ -81,7 +81,7 @@ public final class SessionOptions implements AutoCloseable {
                     .invokeExact(options, env, deviceArray, (long) devices.size(), keys, values, (long) n));
             return this;
         } catch (Throwable t) {
-            throw Calls.rethrow(t);
+            throw OrtApi.rethrow(t);
         }
     }
 
@@ -91,7 +91,7 @@ public final class SessionOptions implements AutoCloseable {
             try {
                 api.table().handle(OrtApiSlot.ReleaseSessionOptions).invokeExact(options);
             } catch (Throwable t) {
-                throw Calls.rethrow(t);
+                throw OrtApi.rethrow(t);
             }
             options = null;
         }
