@@ -45,7 +45,8 @@ OpAttr_GetName EpDevice_MemoryInfo SessionGetMemoryInfoForInputs SessionGetMemor
 SessionGetEpDeviceForInputs CreateSyncStreamForEpDevice SyncStream_GetHandle ReleaseSyncStream CopyTensors
 GetSessionOptionsConfigEntries GetTensorData TensorTypeAndShape_HasShape GetInteropApi SessionGetEpDeviceForOutputs
 GetNumHardwareDevices GetHardwareDevices RunOptionsSetSyncStream GetTensorElementTypeAndShapeDataReference
-KernelContext_GetSyncStream
+KernelContext_GetSyncStream CreateAllocator ReleaseAllocator GetSharedAllocator KernelContext_GetAllocator
+CreateTensorWithDataAndDeleterAsOrtValue RunOptionsSetRunTag
 """.split()
 
 EPAPI_USED = """
@@ -53,7 +54,7 @@ CreateEpDevice ReleaseEpDevice EpGraphSupportInfo_AddNodesToFuse EpGraphSupportI
 NodeComputeContext_NodeName EpDevice_AddAllocatorInfo MemoryInfo_GetMemoryDevice Value_GetMemoryDevice
 MemoryDevice_AreEqual MemoryDevice_GetDeviceType MemoryDevice_GetMemoryType MemoryDevice_GetVendorId
 MemoryDevice_GetDeviceId SyncStream_GetImpl SyncStream_GetSyncId CreateHardwareDevice ReleaseHardwareDevice
-GetEnvConfigEntries
+GetEnvConfigEntries GetSyncIdForLastWaitOnSyncStream
 """.split()
 
 ENUMS = {"OrtErrorCode", "OrtLoggingLevel", "ONNXTensorElementDataType", "OrtAllocatorType", "OrtMemType",

@@ -40,6 +40,8 @@ public enum OrtApiSlot implements FunctionSlot {
     SessionGetOutputName(37, 1, FunctionDescriptor.of(STATUS, POINTER, SIZE_T, POINTER, POINTER)),
     /** OrtStatus* CreateRunOptions(OrtRunOptions** out) */
     CreateRunOptions(39, 1, FunctionDescriptor.of(STATUS, POINTER)),
+    /** OrtStatus* RunOptionsSetRunTag(OrtRunOptions* options, const char* run_tag) */
+    RunOptionsSetRunTag(42, 1, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* CreateTensorAsOrtValue(OrtAllocator* allocator, const int64_t* shape, size_t shape_len, ONNXTensorElementDataType type, OrtValue** out) */
     CreateTensorAsOrtValue(48, 1, FunctionDescriptor.of(STATUS, POINTER, POINTER, SIZE_T, ENUM, POINTER)),
     /** OrtStatus* CreateTensorWithDataAsOrtValue(const OrtMemoryInfo* info, void* p_data, size_t p_data_len, const int64_t* shape, size_t shape_len, ONNXTensorElementDataType type, OrtValue** out) */
@@ -114,6 +116,10 @@ public enum OrtApiSlot implements FunctionSlot {
     ReleaseSessionOptions(100, 1, FunctionDescriptor.ofVoid(POINTER)),
     /** OrtStatus* AddSessionConfigEntry(OrtSessionOptions* options, const char* config_key, const char* config_value) */
     AddSessionConfigEntry(130, 5, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
+    /** OrtStatus* CreateAllocator(const OrtSession* session, const OrtMemoryInfo* mem_info, OrtAllocator** out) */
+    CreateAllocator(131, 5, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
+    /** void ReleaseAllocator(OrtAllocator* input) */
+    ReleaseAllocator(132, 5, FunctionDescriptor.ofVoid(POINTER)),
     /** OrtStatus* RunWithBinding(OrtSession* session, const OrtRunOptions* run_options, const OrtIoBinding* binding_ptr) */
     RunWithBinding(133, 5, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
     /** OrtStatus* CreateIoBinding(OrtSession* session, OrtIoBinding** out) */
@@ -146,12 +152,16 @@ public enum OrtApiSlot implements FunctionSlot {
     Logger_LogMessage(247, 15, FunctionDescriptor.of(STATUS, POINTER, ENUM, POINTER, POINTER, INT, POINTER)),
     /** OrtStatus* Logger_GetLoggingSeverityLevel(const OrtLogger* logger, OrtLoggingLevel* out) */
     Logger_GetLoggingSeverityLevel(248, 15, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** OrtStatus* KernelContext_GetAllocator(const OrtKernelContext* context, const OrtMemoryInfo* mem_info, OrtAllocator** out) */
+    KernelContext_GetAllocator(253, 15, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
     /** OrtStatus* ReadOpAttr(const OrtOpAttr* op_attr, OrtOpAttrType type, void* data, size_t len, size_t* out) */
     ReadOpAttr(272, 17, FunctionDescriptor.of(STATUS, POINTER, ENUM, POINTER, SIZE_T, POINTER)),
     /** OrtStatus* GetValueInfoName(const OrtValueInfo* value_info, const char** name) */
     GetValueInfoName(289, 22, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* GetValueInfoTypeInfo(const OrtValueInfo* value_info, const OrtTypeInfo** type_info) */
     GetValueInfoTypeInfo(290, 22, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** OrtStatus* CreateTensorWithDataAndDeleterAsOrtValue(OrtAllocator* deleter, void* p_data, size_t p_data_len, const int64_t* shape, size_t shape_len, ONNXTensorElementDataType type, OrtValue** out) */
+    CreateTensorWithDataAndDeleterAsOrtValue(292, 22, FunctionDescriptor.of(STATUS, POINTER, POINTER, SIZE_T, POINTER, SIZE_T, ENUM, POINTER)),
     /** void CreateKeyValuePairs(OrtKeyValuePairs** out) */
     CreateKeyValuePairs(295, 22, FunctionDescriptor.ofVoid(POINTER)),
     /** void AddKeyValuePair(OrtKeyValuePairs* kvps, const char* key, const char* value) */
@@ -250,6 +260,8 @@ public enum OrtApiSlot implements FunctionSlot {
     OpAttr_GetName(364, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** const OrtMemoryInfo* EpDevice_MemoryInfo(const OrtEpDevice* ep_device, OrtDeviceMemoryType memory_type) */
     EpDevice_MemoryInfo(374, 23, FunctionDescriptor.of(POINTER, POINTER, ENUM)),
+    /** OrtStatus* GetSharedAllocator(OrtEnv* env, const OrtMemoryInfo* mem_info, OrtAllocator** allocator) */
+    GetSharedAllocator(376, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
     /** OrtStatus* GetTensorData(const OrtValue* value, const void** out) */
     GetTensorData(378, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* GetSessionOptionsConfigEntries(const OrtSessionOptions* options, OrtKeyValuePairs** out) */

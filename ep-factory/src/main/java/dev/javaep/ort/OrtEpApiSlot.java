@@ -40,6 +40,8 @@ public enum OrtEpApiSlot implements FunctionSlot {
     SyncStream_GetImpl(13, 23, FunctionDescriptor.of(POINTER, POINTER)),
     /** uint64_t SyncStream_GetSyncId(const OrtSyncStream* stream) */
     SyncStream_GetSyncId(14, 23, FunctionDescriptor.of(UINT64, POINTER)),
+    /** uint64_t GetSyncIdForLastWaitOnSyncStream(const OrtSyncStream* producer_stream, const OrtSyncStream* consumer_stream) */
+    GetSyncIdForLastWaitOnSyncStream(15, 23, FunctionDescriptor.of(UINT64, POINTER, POINTER)),
     /** OrtStatus* CreateHardwareDevice(OrtHardwareDeviceType type, uint32_t vendor_id, uint32_t device_id, const char* vendor_name, const OrtKeyValuePairs* metadata, OrtHardwareDevice** hardware_device) */
     CreateHardwareDevice(16, 24, FunctionDescriptor.of(STATUS, ENUM, UINT32, UINT32, POINTER, POINTER, POINTER)),
     /** void ReleaseHardwareDevice(OrtHardwareDevice* input) */
