@@ -1,17 +1,56 @@
 package dev.javaep.harness.ort;
 
+import dev.javaep.ort.OrtApi;
+import dev.javaep.ort.OrtApiSlot;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * An {@code OrtEpDevice}: an execution provider paired with a hardware device.
  *
- * @param handle the ORT object (owned by the environment)
+ * @param handle the ORT object (owned by the environment; valid while the EP's library is registered)
  * @param hardwareType "CPU", "GPU" or "NPU"
  */
 public record EpDevice(MemorySegment handle, String epName, String epVendor, Map<String, String> epMetadata,
                        Map<String, String> epOptions, String hardwareType, int hardwareVendorId,
                        String hardwareVendor, Map<String, String> hardwareMetadata) {
+    private static final String[] HARDWARE_TYPES = {"CPU", "GPU", "NPU"};
+
+    /** Reads an {@code OrtEpDevice*} ORT handed out. */
+    static EpDevice of(OrtApi api, MemorySegment device) {
+        try {
+            var table = api.table();
+            String name = OrtApi.cString((MemorySegment) table.handle(OrtApiSlot.EpDevice_EpName).invokeExact(device));
+            String vendor = OrtApi.cString((MemorySegment) table.handle(OrtApiSlot.EpDevice_EpVendor).invokeExact(device));
+            var metadata = api.keyValuePairs((MemorySegment) table.handle(OrtApiSlot.EpDevice_EpMetadata).invokeExact(device));
+            var options = api.keyValuePairs((MemorySegment) table.handle(OrtApiSlot.EpDevice_EpOptions).invokeExact(device));
+            MemorySegment hardware = (MemorySegment) table.handle(OrtApiSlot.EpDevice_Device).invokeExact(device);
+            int type = api.hardwareDeviceType(hardware);
+            return new EpDevice(device, name, vendor, metadata, options,
+                    type >= 0 && type < HARDWARE_TYPES.length ? HARDWARE_TYPES[type] : "UNKNOWN(" + type + ")",
+                    api.hardwareDeviceVendorId(hardware), api.hardwareDeviceVendor(hardware), api.hardwareDeviceMetadata(hardware));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /**
+     * {@code EpDevice_MemoryInfo}: the memory info the EP registered for this device and memory type
+     * (borrowed: ORT owns it for as long as the EP device exists), or empty when the EP registered none
+     * (host-memory EPs usually do not).
+     */
+    public Optional<MemoryInfo> memoryInfo(DeviceMemoryType memoryType) {
+        OrtApi api = OrtHost.shared().api();
+        try {
+            MemorySegment info = (MemorySegment) api.table().handle(OrtApiSlot.EpDevice_MemoryInfo)
+                    .invokeExact(handle, memoryType.value());
+            return Optional.ofNullable(MemoryInfo.borrowed(api, info));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
     @Override
     public String toString() {
         return epName + " (" + epVendor + ") on " + hardwareType + " " + hardwareVendor;

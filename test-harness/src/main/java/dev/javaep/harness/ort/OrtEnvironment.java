@@ -5,17 +5,19 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiSlot;
+import dev.javaep.ort.OrtErrorCode;
+import dev.javaep.ort.OrtException;
 import dev.javaep.ort.Platform;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /** An {@code OrtEnv}: plugin-EP libraries are registered here, sessions are created from it. */
 public final class OrtEnvironment implements AutoCloseable {
-    private static final String[] HARDWARE_TYPES = {"CPU", "GPU", "NPU"};
-
     private final OrtHost host;
     private final OrtApi api;
     private MemorySegment env;
@@ -63,25 +65,12 @@ public final class OrtEnvironment implements AutoCloseable {
             MemorySegment array = devicesOut.get(ADDRESS, 0).reinterpret(count * ADDRESS.byteSize());
             List<EpDevice> result = new ArrayList<>();
             for (long i = 0; i < count; i++) {
-                result.add(epDevice(array.getAtIndex(ADDRESS, i)));
+                result.add(EpDevice.of(api, array.getAtIndex(ADDRESS, i)));
             }
             return result;
         } catch (Throwable t) {
             throw OrtApi.rethrow(t);
         }
-    }
-
-    private EpDevice epDevice(MemorySegment device) throws Throwable {
-        var table = api.table();
-        String name = OrtApi.cString((MemorySegment) table.handle(OrtApiSlot.EpDevice_EpName).invokeExact(device));
-        String vendor = OrtApi.cString((MemorySegment) table.handle(OrtApiSlot.EpDevice_EpVendor).invokeExact(device));
-        var metadata = api.keyValuePairs((MemorySegment) table.handle(OrtApiSlot.EpDevice_EpMetadata).invokeExact(device));
-        var options = api.keyValuePairs((MemorySegment) table.handle(OrtApiSlot.EpDevice_EpOptions).invokeExact(device));
-        MemorySegment hardware = (MemorySegment) table.handle(OrtApiSlot.EpDevice_Device).invokeExact(device);
-        int type = api.hardwareDeviceType(hardware);
-        return new EpDevice(device, name, vendor, metadata, options,
-                type >= 0 && type < HARDWARE_TYPES.length ? HARDWARE_TYPES[type] : "UNKNOWN(" + type + ")",
-                api.hardwareDeviceVendorId(hardware), api.hardwareDeviceVendor(hardware), api.hardwareDeviceMetadata(hardware));
     }
 
     /** The first EP device whose EP has this name. */
@@ -115,6 +104,76 @@ public final class OrtEnvironment implements AutoCloseable {
 
     public SessionOptions createSessionOptions() {
         return SessionOptions.create(api, env);
+    }
+
+    /**
+     * {@code CreateSyncStreamForEpDevice} with no options: a stream on {@code device}, for
+     * {@link #copyTensors} and {@link RunOptions#syncStream}. Fails with an {@link OrtException} unless the
+     * device's EP is stream-aware and declares device memory: ORT refuses EP devices that use host memory
+     * with INVALID_ARGUMENT "ep_device does not use DEFAULT memory of a non-CPU device."
+     */
+    public SyncStream createSyncStream(EpDevice device) {
+        return SyncStream.create(api, device, Map.of());
+    }
+
+    /** {@link #createSyncStream(EpDevice)} with stream options the EP understands. */
+    public SyncStream createSyncStream(EpDevice device, Map<String, String> options) {
+        return SyncStream.create(api, device, options);
+    }
+
+    /**
+     * {@code CopyTensors}: copies {@code sources.get(i)} into {@code destinations.get(i)} (same type and
+     * shape) through the data transfers registered EP libraries provide: host to device, device to host,
+     * device to device. ORT (1.29) has no host-to-host transfer here and answers NOT_IMPLEMENTED unless an
+     * EP library registered one.
+     *
+     * @param stream the stream to queue the copies on, or null to copy synchronously; with a stream the
+     *     copies may still be running when this returns
+     */
+    public void copyTensors(List<OrtTensor> sources, List<OrtTensor> destinations, SyncStream stream) {
+        if (sources.size() != destinations.size()) {
+            throw new IllegalArgumentException("javaep: copyTensors needs as many destinations as sources, got "
+                    + sources.size() + " and " + destinations.size());
+        }
+        int n = sources.size();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment src = arena.allocate(ADDRESS, Math.max(1, n));
+            MemorySegment dst = arena.allocate(ADDRESS, Math.max(1, n));
+            for (int i = 0; i < n; i++) {
+                src.setAtIndex(ADDRESS, i, sources.get(i).handle());
+                dst.setAtIndex(ADDRESS, i, destinations.get(i).handle());
+            }
+            MemorySegment queue = stream == null ? MemorySegment.NULL : stream.ortStream();
+            api.check((MemorySegment) api.table().handle(OrtApiSlot.CopyTensors).invokeExact(env, src, dst, queue, (long) n));
+        } catch (OrtException e) {
+            if (e.code() == OrtErrorCode.NOT_IMPLEMENTED && allHostAccessible(sources) && allHostAccessible(destinations)) {
+                throw new OrtException(e.code(), e.getMessage() + " (javaep: ORT's CopyTensors copies only through data"
+                        + " transfers EP libraries registered, and none copies host to host; copy host memory directly,"
+                        + " e.g. MemorySegment.copy between OrtTensor.hostSegment()s)", e);
+            }
+            throw e;
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    private static boolean allHostAccessible(List<OrtTensor> tensors) {
+        return tensors.stream().allMatch(OrtTensor::isHostAccessible);
+    }
+
+    /**
+     * {@code GetSharedAllocator}: the environment's shared allocator for {@code memoryInfo} (borrowed: the
+     * environment owns it), or empty when there is none.
+     */
+    public Optional<Allocator> sharedAllocator(MemoryInfo memoryInfo) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            api.check((MemorySegment) api.table().handle(OrtApiSlot.GetSharedAllocator).invokeExact(env, memoryInfo.handle(), out));
+            MemorySegment allocator = out.get(ADDRESS, 0);
+            return allocator.equals(MemorySegment.NULL) ? Optional.empty() : Optional.of(Allocator.borrowed(api, allocator));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
     }
 
     /**

@@ -10,11 +10,17 @@ import dev.javaep.spi.ElementType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
-/** An {@code OrtSession}. */
+/**
+ * An {@code OrtSession}. Owns the {@link IoBinding}s and {@link Allocator}s made from it: closing the
+ * session closes those still open, newest first, before releasing the session.
+ */
 public final class Session implements AutoCloseable {
     // OrtAllocatorType / OrtMemType for CreateCpuMemoryInfo
     private static final int DEVICE_ALLOCATOR = 0;
@@ -24,6 +30,7 @@ public final class Session implements AutoCloseable {
     private MemorySegment session;
     private final List<String> inputNames;
     private final List<String> outputNames;
+    private final LinkedHashSet<AutoCloseable> dependents = new LinkedHashSet<>();
 
     Session(OrtApi api, MemorySegment session) {
         this.api = api;
@@ -33,6 +40,9 @@ public final class Session implements AutoCloseable {
     }
 
     public MemorySegment handle() {
+        if (session == null) {
+            throw new IllegalStateException("Session is closed");
+        }
         return session;
     }
 
@@ -115,6 +125,122 @@ public final class Session implements AutoCloseable {
         }
     }
 
+    // ---- device side: bindings, placement, allocators -----------------------------------------
+
+    /** {@code CreateIoBinding}: an empty binding of this session. */
+    public IoBinding createIoBinding() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            api.check((MemorySegment) api.table().handle(OrtApiSlot.CreateIoBinding).invokeExact(handle(), out));
+            IoBinding binding = new IoBinding(api, out.get(ADDRESS, 0), this::forget);
+            remember(binding);
+            return binding;
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /**
+     * {@code RunWithBinding}: runs with the binding's inputs and outputs; read outputs with
+     * {@link IoBinding#outputs()}.
+     *
+     * @param options null for ORT's defaults
+     */
+    public void run(IoBinding binding, RunOptions options) {
+        try {
+            MemorySegment runOptions = options == null ? MemorySegment.NULL : options.handle();
+            api.check((MemorySegment) api.table().handle(OrtApiSlot.RunWithBinding).invokeExact(handle(), runOptions,
+                    binding.handle()));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /**
+     * {@code SessionGetMemoryInfoForInputs}: where the session wants each input (in {@link #inputNames()}
+     * order), borrowed: valid while the session is open. An entry is null if ORT reports no location
+     * (ORT 1.29 filled every entry in our tests).
+     */
+    public List<MemoryInfo> inputMemoryInfos() {
+        return memoryInfos(OrtApiSlot.SessionGetMemoryInfoForInputs, inputNames.size());
+    }
+
+    /** {@code SessionGetMemoryInfoForOutputs}: where each output is produced (in {@link #outputNames()} order); borrowed. */
+    public List<MemoryInfo> outputMemoryInfos() {
+        return memoryInfos(OrtApiSlot.SessionGetMemoryInfoForOutputs, outputNames.size());
+    }
+
+    /**
+     * {@code SessionGetEpDeviceForInputs}: the EP device that consumes each input (in {@link #inputNames()}
+     * order); empty where ORT names none (an input no EP device claims, e.g. one only ORT's built-in CPU EP reads).
+     */
+    public List<Optional<EpDevice>> inputEpDevices() {
+        return epDevices(OrtApiSlot.SessionGetEpDeviceForInputs, inputNames.size());
+    }
+
+    /** {@code SessionGetEpDeviceForOutputs} (API 24): the EP device producing each output; empty where ORT names none. */
+    public List<Optional<EpDevice>> outputEpDevices() {
+        return epDevices(OrtApiSlot.SessionGetEpDeviceForOutputs, outputNames.size());
+    }
+
+    /**
+     * {@code CreateAllocator}: an allocator for {@code memoryInfo} from the session's EPs (owned; close it
+     * after the tensors allocated from it and before the session, which closes it otherwise).
+     */
+    public Allocator allocator(MemoryInfo memoryInfo) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            api.check((MemorySegment) api.table().handle(OrtApiSlot.CreateAllocator).invokeExact(handle(), memoryInfo.handle(), out));
+            Allocator allocator = Allocator.owned(api, out.get(ADDRESS, 0), this::forget);
+            remember(allocator);
+            return allocator;
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    private List<MemoryInfo> memoryInfos(OrtApiSlot slot, int count) {
+        List<MemoryInfo> infos = new ArrayList<>(count);
+        for (MemorySegment info : pointers(slot, count)) {
+            infos.add(MemoryInfo.borrowed(api, info));
+        }
+        return Collections.unmodifiableList(infos);
+    }
+
+    private List<Optional<EpDevice>> epDevices(OrtApiSlot slot, int count) {
+        List<Optional<EpDevice>> devices = new ArrayList<>(count);
+        for (MemorySegment device : pointers(slot, count)) {
+            devices.add(device.equals(MemorySegment.NULL) ? Optional.empty() : Optional.of(EpDevice.of(api, device)));
+        }
+        return List.copyOf(devices);
+    }
+
+    /** The {@code (session, const T** out, size_t n)} pattern: n borrowed pointers, NULL where ORT has none. */
+    private List<MemorySegment> pointers(OrtApiSlot slot, int count) {
+        if (count == 0) {
+            return List.of();
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment array = arena.allocate(ADDRESS, count); // zero-filled: untouched entries read as NULL
+            api.check((MemorySegment) api.table().handle(slot).invokeExact(handle(), array, (long) count));
+            List<MemorySegment> result = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                result.add(array.getAtIndex(ADDRESS, i));
+            }
+            return result;
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    private synchronized void remember(AutoCloseable dependent) {
+        dependents.add(dependent);
+    }
+
+    private synchronized void forget(AutoCloseable dependent) {
+        dependents.remove(dependent);
+    }
+
     private TensorData copyOut(MemorySegment value) {
         MemorySegment info = api.tensorTypeAndShape(value);
         try {
@@ -132,9 +258,28 @@ public final class Session implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the bindings and allocators made from this session that are still open (newest first), then
+     * releases the session.
+     *
+     * @throws IllegalStateException when one of them cannot close (an allocator with open tensors); the
+     *     session stays open then, as releasing it would leave them dangling
+     */
     @Override
     public void close() {
         if (session != null) {
+            List<AutoCloseable> open;
+            synchronized (this) {
+                open = new ArrayList<>(dependents);
+            }
+            Collections.reverse(open);
+            for (AutoCloseable dependent : open) {
+                try {
+                    dependent.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("javaep: cannot close the session: " + e.getMessage(), e);
+                }
+            }
             try {
                 api.table().handle(OrtApiSlot.ReleaseSession).invokeExact(session);
             } catch (Throwable t) {
