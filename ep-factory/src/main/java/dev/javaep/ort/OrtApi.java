@@ -406,7 +406,13 @@ public final class OrtApi {
 
     /** The data pointer of a tensor value (a zero-length segment at that address). */
     public MemorySegment tensorMutableData(MemorySegment value) {
-        return pointerOut(OrtApiSlot.GetTensorMutableData, value);
+        try {
+            MemorySegment out = CallScratch.get();
+            check((MemorySegment) table.handle(OrtApiSlot.GetTensorMutableData).invokeExact(value, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
     }
 
     /** {@code OrtMemoryInfo} of a tensor value (owned by the value). */
@@ -426,13 +432,64 @@ public final class OrtApi {
 
     /** Input value {@code index}, NULL for an omitted optional input. Owned by the context. */
     public MemorySegment kernelContextInput(MemorySegment context, long index) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
+        try {
+            MemorySegment out = CallScratch.get();
             check((MemorySegment) table.handle(OrtApiSlot.KernelContext_GetInput).invokeExact(context, index, out));
             return out.get(ADDRESS, 0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
+    }
+
+    /**
+     * The native stream ORT runs this node on ({@code KernelContext_GetGPUComputeStream}): the
+     * handle of the EP's own {@code OrtSyncStreamImpl}, or 0 when the session has no stream.
+     */
+    public long kernelContextComputeStream(MemorySegment context) {
+        try {
+            MemorySegment out = CallScratch.get();
+            out.set(ADDRESS, 0, MemorySegment.NULL);
+            check((MemorySegment) table.handle(OrtApiSlot.KernelContext_GetGPUComputeStream).invokeExact(context, out));
+            return out.get(ADDRESS, 0).address();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** A tensor's element type and shape in one call (API 24), without creating a type-and-shape info. */
+    public TensorShape tensorShape(MemorySegment value) {
+        try {
+            MemorySegment out = CallScratch.get();
+            check((MemorySegment) table.handle(OrtApiSlot.GetTensorElementTypeAndShapeDataReference)
+                    .invokeExact(value, out, out.asSlice(8), out.asSlice(16)));
+            int elementType = out.get(JAVA_INT, 0);
+            long rank = out.get(JAVA_LONG, 16);
+            long[] dims = rank == 0 ? new long[0]
+                    : out.get(ADDRESS, 8).reinterpret(rank * JAVA_LONG.byteSize()).toArray(JAVA_LONG);
+            return new TensorShape(elementType, dims);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** An ONNX element type value and dimensions. */
+    public record TensorShape(int elementType, long[] dims) {}
+
+    /** {@code SyncStream_GetHandle}: the native stream behind an {@code OrtSyncStream}, 0 for NULL. */
+    public long syncStreamHandle(MemorySegment stream) {
+        if (stream.equals(MemorySegment.NULL)) {
+            return 0L;
+        }
+        try {
+            return ((MemorySegment) table.handle(OrtApiSlot.SyncStream_GetHandle).invokeExact(stream)).address();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code GetTensorSizeInBytes} (API 23). */
+    public long tensorSizeInBytes(MemorySegment value) {
+        return sizeOut(OrtApiSlot.GetTensorSizeInBytes, value);
     }
 
     /** Output value {@code index} with this shape, allocated by ORT and owned by the context. */

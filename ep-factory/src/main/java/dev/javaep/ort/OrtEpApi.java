@@ -106,4 +106,38 @@ public final class OrtEpApi {
             throw OrtApi.rethrow(t);
         }
     }
+
+    public int memoryDeviceVendorId(MemorySegment memoryDevice) {
+        try {
+            return (int) table.handle(OrtEpApiSlot.MemoryDevice_GetVendorId).invokeExact(memoryDevice);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    public int memoryDeviceId(MemorySegment memoryDevice) {
+        try {
+            return (int) table.handle(OrtEpApiSlot.MemoryDevice_GetDeviceId).invokeExact(memoryDevice);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /** The {@code OrtMemoryDevice} a tensor's data lives on (owned by the value). */
+    public MemorySegment valueMemoryDevice(MemorySegment value) {
+        try {
+            return (MemorySegment) table.handle(OrtEpApiSlot.Value_GetMemoryDevice).invokeExact(value);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /** The {@code OrtMemoryDevice} of a memory info (owned by the info). */
+    public MemorySegment memoryInfoMemoryDevice(MemorySegment memoryInfo) {
+        try {
+            return (MemorySegment) table.handle(OrtEpApiSlot.MemoryInfo_GetMemoryDevice).invokeExact(memoryInfo);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
 }

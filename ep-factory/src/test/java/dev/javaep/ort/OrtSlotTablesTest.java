@@ -53,18 +53,25 @@ class OrtSlotTablesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"OrtEpFactoryStruct", "OrtEpStruct", "OrtNodeComputeInfoStruct", "OrtAllocatorStruct"})
+    @ValueSource(strings = {"OrtEpFactoryStruct", "OrtEpStruct", "OrtNodeComputeInfoStruct", "OrtAllocatorStruct",
+            "OrtDataTransferImplStruct", "OrtSyncStreamImplStruct", "OrtSyncNotificationImplStruct"})
     void callbackStructsAreDensePointerTablesAfterTheVersionField(String struct) {
         List<? extends CallbackSlot> slots = switch (struct) {
             case "OrtEpFactoryStruct" -> List.of(OrtEpFactoryStruct.values());
             case "OrtEpStruct" -> List.of(OrtEpStruct.values());
             case "OrtNodeComputeInfoStruct" -> List.of(OrtNodeComputeInfoStruct.values());
+            case "OrtDataTransferImplStruct" -> List.of(OrtDataTransferImplStruct.values());
+            case "OrtSyncStreamImplStruct" -> List.of(OrtSyncStreamImplStruct.values());
+            case "OrtSyncNotificationImplStruct" -> List.of(OrtSyncNotificationImplStruct.values());
             default -> List.of(OrtAllocatorStruct.values());
         };
         long size = switch (struct) {
             case "OrtEpFactoryStruct" -> OrtEpFactoryStruct.SIZE;
             case "OrtEpStruct" -> OrtEpStruct.SIZE;
             case "OrtNodeComputeInfoStruct" -> OrtNodeComputeInfoStruct.SIZE;
+            case "OrtDataTransferImplStruct" -> OrtDataTransferImplStruct.SIZE;
+            case "OrtSyncStreamImplStruct" -> OrtSyncStreamImplStruct.SIZE;
+            case "OrtSyncNotificationImplStruct" -> OrtSyncNotificationImplStruct.SIZE;
             default -> OrtAllocatorStruct.SIZE;
         };
         Set<Long> offsets = new HashSet<>();
