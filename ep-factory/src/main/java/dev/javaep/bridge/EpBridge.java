@@ -19,7 +19,8 @@ final class EpBridge {
     private static final CallbackStruct<OrtEpStruct> STRUCT = new CallbackStruct<>(OrtEpStruct.class, OrtEpStruct.SIZE,
             slot -> Upcalls.find(MethodHandles.lookup(), EpBridge.class, slot));
     private static final EnumSet<OrtEpStruct> IMPLEMENTED = EnumSet.of(OrtEpStruct.GetName, OrtEpStruct.GetCapability,
-            OrtEpStruct.Compile, OrtEpStruct.ReleaseNodeComputeInfos, OrtEpStruct.IsConcurrentRunSupported);
+            OrtEpStruct.Compile, OrtEpStruct.ReleaseNodeComputeInfos, OrtEpStruct.IsConcurrentRunSupported,
+            OrtEpStruct.Sync);
 
     private final ExecutionProvider provider;
     private final OrtRuntime runtime;
@@ -119,6 +120,11 @@ final class EpBridge {
     static MemorySegment isConcurrentRunSupported(MemorySegment self, MemorySegment supportedOut) {
         boolean supported = REGISTRY.get(self).provider.concurrentRunSupported();
         supportedOut.reinterpret(1).set(ValueLayout.JAVA_BOOLEAN, 0, supported);
+        return MemorySegment.NULL;
+    }
+
+    static MemorySegment sync(MemorySegment self) {
+        REGISTRY.get(self).provider.synchronize();
         return MemorySegment.NULL;
     }
 }

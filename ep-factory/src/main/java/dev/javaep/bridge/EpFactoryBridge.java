@@ -2,11 +2,15 @@ package dev.javaep.bridge;
 
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtEpFactoryStruct;
+import dev.javaep.spi.DataTransfer;
+import dev.javaep.spi.DeviceAllocator;
 import dev.javaep.spi.DeviceOffer;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.ExecutionProviderFactory;
 import dev.javaep.spi.HardwareDevice;
 import dev.javaep.spi.HardwareDeviceType;
+import dev.javaep.spi.MemoryLocation;
+import dev.javaep.spi.MemorySpace;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -15,6 +19,8 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** An {@code OrtEpFactory} in front of one {@link ExecutionProviderFactory}. */
 public final class EpFactoryBridge {
@@ -24,7 +30,9 @@ public final class EpFactoryBridge {
     private static final EnumSet<OrtEpFactoryStruct> IMPLEMENTED = EnumSet.of(OrtEpFactoryStruct.GetName,
             OrtEpFactoryStruct.GetVendor, OrtEpFactoryStruct.GetSupportedDevices, OrtEpFactoryStruct.CreateEp,
             OrtEpFactoryStruct.ReleaseEp, OrtEpFactoryStruct.GetVendorId, OrtEpFactoryStruct.GetVersion,
-            OrtEpFactoryStruct.CreateDataTransfer, OrtEpFactoryStruct.IsStreamAware);
+            OrtEpFactoryStruct.CreateDataTransfer, OrtEpFactoryStruct.IsStreamAware,
+            OrtEpFactoryStruct.CreateAllocator, OrtEpFactoryStruct.ReleaseAllocator,
+            OrtEpFactoryStruct.CreateSyncStreamForDevice);
 
     private final ExecutionProviderFactory factory;
     private final OrtRuntime runtime;
@@ -34,6 +42,12 @@ public final class EpFactoryBridge {
     private final MemorySegment version;
     private final int vendorId;
     private final MemorySegment struct;
+    /** One {@code OrtMemoryInfo} per memory space offered; ORT keeps the pointers, so they live until the factory is released. */
+    private final Map<MemorySpace, MemorySegment> memoryInfos = new ConcurrentHashMap<>();
+    /** Devices the factory found that ORT did not; created once, released with the factory (after ORT's EP devices). */
+    private final Map<HardwareDevice, MemorySegment> createdDevices = new ConcurrentHashMap<>();
+    /** What was offered per {@code OrtHardwareDevice} address, for CreateEp. */
+    private final Map<Long, DeviceOffer> offers = new ConcurrentHashMap<>();
 
     private EpFactoryBridge(ExecutionProviderFactory factory, OrtRuntime runtime) {
         this.factory = factory;
@@ -61,6 +75,8 @@ public final class EpFactoryBridge {
         try {
             bridge.factory.close();
         } finally {
+            bridge.memoryInfos.values().forEach(bridge.api()::releaseMemoryInfo);
+            bridge.createdDevices.values().forEach(bridge.runtime.epApi()::releaseHardwareDevice);
             bridge.arena.close();
         }
     }
@@ -134,14 +150,54 @@ public final class EpFactoryBridge {
 
     private MemorySegment createEpDevice(MemorySegment self, DeviceOffer offer) {
         OrtApi api = api();
+        MemorySegment hardwareDevice = hardwareDeviceFor(offer.device());
         MemorySegment metadata = api.createKeyValuePairs(offer.metadata());
         MemorySegment options = api.createKeyValuePairs(offer.options());
+        MemorySegment epDevice;
         try {
-            return runtime.epApi().createEpDevice(self, MemorySegment.ofAddress(offer.device().handle()), metadata, options);
+            epDevice = runtime.epApi().createEpDevice(self, hardwareDevice, metadata, options);
         } finally {
             api.releaseKeyValuePairs(metadata);
             api.releaseKeyValuePairs(options);
         }
+        try {
+            for (MemorySpace space : offer.memorySpaces()) {
+                runtime.epApi().addAllocatorInfo(epDevice, memoryInfo(space));
+            }
+        } catch (RuntimeException | Error e) {
+            runtime.epApi().releaseEpDevice(epDevice);
+            throw e;
+        }
+        offers.put(hardwareDevice.address(), offer);
+        return epDevice;
+    }
+
+    /** ORT's device, or for a device ORT did not discover, one created with {@code CreateHardwareDevice}. */
+    private MemorySegment hardwareDeviceFor(HardwareDevice device) {
+        if (device.discoveredByOrt()) {
+            return MemorySegment.ofAddress(device.handle());
+        }
+        return createdDevices.computeIfAbsent(device, d -> {
+            MemorySegment metadata = api().createKeyValuePairs(d.metadata());
+            try {
+                return runtime.epApi().createHardwareDevice(MemoryLocations.ortDeviceType(d.type()), d.vendorId(),
+                        d.deviceId(), d.vendor(), metadata);
+            } finally {
+                api().releaseKeyValuePairs(metadata);
+            }
+        });
+    }
+
+    private MemorySegment memoryInfo(MemorySpace space) {
+        MemoryLocation location = space.location();
+        // OrtDeviceAllocator (0): ORT uses the allocator as given, without an arena of its own.
+        return memoryInfos.computeIfAbsent(space, s -> api().createMemoryInfoV2(s.name(),
+                MemoryLocations.ortDeviceType(location.deviceType()), location.vendorId(), location.deviceId(),
+                location.kind().ortValue(), s.alignment(), 0));
+    }
+
+    private Optional<Map.Entry<MemorySpace, MemorySegment>> spaceAt(MemoryLocation location) {
+        return memoryInfos.entrySet().stream().filter(e -> e.getKey().location().equals(location)).findFirst();
     }
 
     static MemorySegment createEp(MemorySegment self, MemorySegment devices, MemorySegment metadataPairs, long numDevices,
@@ -150,14 +206,17 @@ public final class EpFactoryBridge {
         MemorySegment out = epOut.reinterpret(ValueLayout.ADDRESS.byteSize());
         out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
         Map<String, String> options = bridge.api().sessionConfigEntries(sessionOptions);
-        ExecutionProvider provider = bridge.factory.createExecutionProvider(
-                bridge.hardwareDevices(devices, numDevices), Map.copyOf(options));
+        List<HardwareDevice> selected = bridge.hardwareDevices(devices, numDevices);
+        ExecutionProvider provider = bridge.factory.createExecutionProvider(selected, Map.copyOf(options));
         if (!provider.name().equals(bridge.factory.name())) {
             provider.close();
             throw new IllegalStateException("javaep: EP name '" + provider.name() + "' differs from its factory's name '"
                     + bridge.factory.name() + "'; ORT requires them to match");
         }
-        out.set(ValueLayout.ADDRESS, 0, EpBridge.create(provider, bridge.runtime, true));
+        // Kernels see host memory unless one of the selected devices was offered with device memory.
+        boolean hostMemory = selected.stream().map(d -> bridge.offers.get(d.handle()))
+                .allMatch(offer -> offer == null || offer.usesHostMemory());
+        out.set(ValueLayout.ADDRESS, 0, EpBridge.create(provider, bridge.runtime, hostMemory));
         return MemorySegment.NULL;
     }
 
@@ -166,12 +225,65 @@ public final class EpFactoryBridge {
     }
 
     static MemorySegment createDataTransfer(MemorySegment self, MemorySegment dataTransferOut) {
-        // Host-memory EPs need no data transfer: ORT copies host memory itself.
-        dataTransferOut.reinterpret(ValueLayout.ADDRESS.byteSize()).set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
+        EpFactoryBridge bridge = REGISTRY.get(self);
+        MemorySegment out = dataTransferOut.reinterpret(ValueLayout.ADDRESS.byteSize());
+        out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
+        // Host-memory EPs have none (NULL): ORT copies host memory itself.
+        Optional<DataTransfer> transfer = bridge.factory.dataTransfer();
+        if (transfer.isPresent()) {
+            out.set(ValueLayout.ADDRESS, 0, DataTransferBridge.create(transfer.get(), bridge.runtime));
+        }
         return MemorySegment.NULL;
     }
 
     static boolean isStreamAware(MemorySegment self) {
-        return false;
+        return REGISTRY.get(self).factory.streamAware();
+    }
+
+    /**
+     * ORT asks for one allocator per memory info the factory registered (at registration, for the
+     * shared allocators, and per session). Never answers NULL with success: ORT 1.29 and older
+     * dereference it.
+     */
+    static MemorySegment createAllocator(MemorySegment self, MemorySegment memoryInfo, MemorySegment allocatorOptions,
+                                         MemorySegment allocatorOut) {
+        EpFactoryBridge bridge = REGISTRY.get(self);
+        MemorySegment out = allocatorOut.reinterpret(ValueLayout.ADDRESS.byteSize());
+        out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
+        MemoryLocation location = MemoryLocations.of(bridge.runtime.epApi(),
+                bridge.runtime.epApi().memoryInfoMemoryDevice(memoryInfo));
+        Map.Entry<MemorySpace, MemorySegment> space = bridge.spaceAt(location).orElseThrow(() ->
+                new IllegalArgumentException("javaep: " + bridge.factory.name() + " has no memory at " + location
+                        + "; it offers " + bridge.memoryInfos.keySet()));
+        DeviceAllocator allocator = bridge.factory.createAllocator(space.getKey());
+        try {
+            out.set(ValueLayout.ADDRESS, 0, AllocatorBridge.create(allocator, space.getValue(), bridge.runtime));
+        } catch (RuntimeException | Error e) {
+            allocator.close();
+            throw e;
+        }
+        return MemorySegment.NULL;
+    }
+
+    static void releaseAllocator(MemorySegment self, MemorySegment allocator) {
+        if (!allocator.equals(MemorySegment.NULL)) {
+            AllocatorBridge.release(allocator);
+        }
+    }
+
+    static MemorySegment createSyncStreamForDevice(MemorySegment self, MemorySegment memoryDevice,
+                                                   MemorySegment streamOptions, MemorySegment streamOut) {
+        EpFactoryBridge bridge = REGISTRY.get(self);
+        MemorySegment out = streamOut.reinterpret(ValueLayout.ADDRESS.byteSize());
+        out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
+        MemoryLocation location = MemoryLocations.of(bridge.runtime.epApi(), memoryDevice);
+        var stream = bridge.factory.createStream(location);
+        try {
+            out.set(ValueLayout.ADDRESS, 0, SyncStreamBridge.create(stream, bridge.runtime));
+        } catch (RuntimeException | Error e) {
+            stream.close();
+            throw e;
+        }
+        return MemorySegment.NULL;
     }
 }

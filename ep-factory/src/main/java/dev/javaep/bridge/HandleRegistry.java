@@ -16,6 +16,7 @@ final class HandleRegistry<T> {
 
     HandleRegistry(String kind) {
         this.kind = kind;
+        BridgeStatistics.track(kind, objects::size);
     }
 
     void register(MemorySegment struct, T object) {

@@ -44,16 +44,15 @@ final class KernelContextView implements KernelContext {
         return view(value);
     }
 
+    @Override
+    public long computeStream() {
+        return api.kernelContextComputeStream(context);
+    }
+
     private Tensor view(MemorySegment value) {
-        MemorySegment info = api.tensorTypeAndShape(value);
-        ElementType type;
-        long[] shape;
-        try {
-            type = ElementType.fromOnnx(api.tensorElementType(info));
-            shape = api.tensorDimensions(info);
-        } finally {
-            api.releaseTensorTypeAndShapeInfo(info);
-        }
+        OrtApi.TensorShape tensorShape = api.tensorShape(value);
+        ElementType type = ElementType.fromOnnx(tensorShape.elementType());
+        long[] shape = tensorShape.dims();
         MemorySegment data = api.tensorMutableData(value);
         if (hostAccessible) {
             long elements = 1;

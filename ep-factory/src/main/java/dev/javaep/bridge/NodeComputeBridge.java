@@ -57,8 +57,10 @@ final class NodeComputeBridge {
     }
 
     static MemorySegment compute(MemorySegment self, MemorySegment state, MemorySegment kernelContext) {
+        long start = BridgeStatistics.start();
         NodeComputeBridge bridge = REGISTRY.get(self);
         bridge.compiled.compute(new KernelContextView(bridge.runtime.api(), kernelContext, bridge.hostAccessible));
+        BridgeStatistics.record(BridgeStatistics.Callback.COMPUTE, start);
         return MemorySegment.NULL;
     }
 

@@ -26,6 +26,9 @@ public interface ExecutionProvider extends AutoCloseable {
         return true;
     }
 
+    /** Blocks until the device work this EP queued is done ({@code OrtEp::Sync}, used by IoBinding). */
+    default void synchronize() {}
+
     @Override
     default void close() {}
 }

@@ -2,6 +2,7 @@ package dev.javaep.spi;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The entry point of a Java EP. Implement it, list the class in
@@ -38,6 +39,30 @@ public interface ExecutionProviderFactory extends AutoCloseable {
      * @param sessionOptions the session's config entries (EP options arrive as "ep.&lt;name&gt;.&lt;key&gt;")
      */
     ExecutionProvider createExecutionProvider(List<HardwareDevice> devices, Map<String, String> sessionOptions);
+
+    /**
+     * The allocator for one of the memory spaces this factory offered. ORT calls it once per space
+     * (at registration and per session) and closes the result through {@link DeviceAllocator#close()}.
+     * Host-memory EPs offer no spaces and never see this call.
+     */
+    default DeviceAllocator createAllocator(MemorySpace space) {
+        throw new UnsupportedOperationException(name() + " offers no device memory");
+    }
+
+    /** Copies between host and this EP's device memory; empty for host-memory EPs. */
+    default Optional<DataTransfer> dataTransfer() {
+        return Optional.empty();
+    }
+
+    /** Whether this EP queues work on device streams ({@link #createStream}). */
+    default boolean streamAware() {
+        return false;
+    }
+
+    /** A new stream on the device of {@code location}, for one stream of a session's plan. */
+    default DeviceStream createStream(MemoryLocation location) {
+        throw new UnsupportedOperationException(name() + " has no device streams");
+    }
 
     @Override
     default void close() {}

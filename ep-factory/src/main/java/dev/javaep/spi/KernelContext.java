@@ -11,4 +11,9 @@ public interface KernelContext {
 
     /** Creates (or returns the pre-allocated) output {@code index} with this shape. */
     Tensor output(int index, long[] shape);
+
+    /** The native stream to queue this node's device work on (a CUstream), or 0 for host EPs. */
+    default long computeStream() {
+        return 0L;
+    }
 }

@@ -1,5 +1,7 @@
 package dev.javaep.cpu.kernel;
 
+import dev.javaep.spi.Broadcasting;
+
 /**
  * Walks the output of a two-input broadcast as contiguous output rows, telling for each row where
  * it starts in both inputs. Along a row each input either advances one element per output element
@@ -43,7 +45,7 @@ final class BroadcastRows {
 
     /** The plan for inputs of shapes {@code a} and {@code b}; throws if they do not broadcast. */
     static BroadcastRows of(long[] a, long[] b) {
-        long[] out = Broadcast.multidirectional(a, b);
+        long[] out = Broadcasting.multidirectional(a, b);
         int rank = out.length;
         long[] sizes = new long[rank];
         boolean[] aPresent = new boolean[rank];
@@ -53,8 +55,8 @@ final class BroadcastRows {
             if (out[i] == 1) {
                 continue;
             }
-            boolean ap = Broadcast.alignedDim(a, rank, i) != 1;
-            boolean bp = Broadcast.alignedDim(b, rank, i) != 1;
+            boolean ap = Broadcasting.alignedDim(a, rank, i) != 1;
+            boolean bp = Broadcasting.alignedDim(b, rank, i) != 1;
             if (merged > 0 && aPresent[merged - 1] == ap && bPresent[merged - 1] == bp) {
                 sizes[merged - 1] *= out[i];
             } else {

@@ -1,5 +1,7 @@
 package dev.javaep.cpu.kernel;
 
+import dev.javaep.spi.Broadcasting;
+
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
 import java.lang.foreign.MemorySegment;
@@ -30,7 +32,7 @@ record ElementwiseBinary(ArithmeticOp op, ElementType elementType) implements Cp
             throw new IllegalArgumentException(op.opType() + " takes 2 inputs, got " + inputShapes.length);
         }
         try {
-            return new long[][] {Broadcast.multidirectional(Shapes.checked(inputShapes[0]), Shapes.checked(inputShapes[1]))};
+            return new long[][] {Broadcasting.multidirectional(Shapes.checked(inputShapes[0]), Shapes.checked(inputShapes[1]))};
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(op.opType() + ": " + e.getMessage(), e);
         }

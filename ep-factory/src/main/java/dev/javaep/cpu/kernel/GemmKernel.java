@@ -1,5 +1,7 @@
 package dev.javaep.cpu.kernel;
 
+import dev.javaep.spi.Broadcasting;
+
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
 import java.lang.foreign.MemorySegment;
@@ -36,7 +38,7 @@ record GemmKernel(float alpha, float beta, boolean transA, boolean transB) imple
         }
         long[] y = {m, n};
         if (inputShapes.length == 3 && inputShapes[2] != null) {
-            Broadcast.requireUnidirectional(Shapes.checked(inputShapes[2]), y, "Gemm: C");
+            Broadcasting.requireUnidirectional(Shapes.checked(inputShapes[2]), y, "Gemm: C");
         }
         return new long[][] {y};
     }
@@ -73,7 +75,7 @@ record GemmKernel(float alpha, float beta, boolean transA, boolean transB) imple
 
     /** {@code Y[i,j] = beta * C[i,j]} with C broadcast (stride 0 along its stretched dimensions). */
     private void fillWithScaledC(Tensor c, MemorySegment y, long m, long n) {
-        long[] strides = Broadcast.strides(c.shape(), 2);
+        long[] strides = Broadcasting.strides(c.shape(), 2);
         long rowStride = strides[0];
         long colStride = strides[1];
         MemorySegment cs = c.data();

@@ -1,5 +1,7 @@
 package dev.javaep.cpu.kernel;
 
+import dev.javaep.spi.Broadcasting;
+
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
 import java.lang.foreign.MemorySegment;
@@ -34,7 +36,7 @@ record MatMulKernel() implements CpuKernel {
             long[] batchB = Arrays.copyOf(b, Math.max(0, b.length - 2));
             long[] batch;
             try {
-                batch = Broadcast.multidirectional(batchA, batchB);
+                batch = Broadcasting.multidirectional(batchA, batchB);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("MatMul: batch dimensions of " + Arrays.toString(a) + " and "
                         + Arrays.toString(b) + " do not broadcast: " + e.getMessage(), e);

@@ -1,5 +1,7 @@
 package dev.javaep.cpu.kernel;
 
+import dev.javaep.spi.Broadcasting;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,8 +15,8 @@ import org.junit.jupiter.api.Test;
 class BroadcastTest {
 
     private static void assertBroadcast(long[] a, long[] b, long... expected) {
-        assertArrayEquals(expected, Broadcast.multidirectional(a, b), TestTensors.shape(a) + " with " + TestTensors.shape(b));
-        assertArrayEquals(expected, Broadcast.multidirectional(b, a), "broadcasting is symmetric");
+        assertArrayEquals(expected, Broadcasting.multidirectional(a, b), TestTensors.shape(a) + " with " + TestTensors.shape(b));
+        assertArrayEquals(expected, Broadcasting.multidirectional(b, a), "broadcasting is symmetric");
     }
 
     @Test
@@ -34,31 +36,31 @@ class BroadcastTest {
     @Test
     void incompatibleShapesAreRejectedWithBothShapesNamed() {
         var e = assertThrows(IllegalArgumentException.class,
-                () -> Broadcast.multidirectional(new long[] {2, 3}, new long[] {4}));
+                () -> Broadcasting.multidirectional(new long[] {2, 3}, new long[] {4}));
         assertTrue(e.getMessage().contains("[2, 3]") && e.getMessage().contains("[4]"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> Broadcast.multidirectional(new long[] {0}, new long[] {2}));
+        assertThrows(IllegalArgumentException.class, () -> Broadcasting.multidirectional(new long[] {0}, new long[] {2}));
         assertThrows(IllegalArgumentException.class,
-                () -> Broadcast.multidirectional(new long[] {2, 1, 3}, new long[] {4, 2}));
+                () -> Broadcasting.multidirectional(new long[] {2, 1, 3}, new long[] {4, 2}));
     }
 
     @Test
     void unidirectionalOnlyStretchesTheSource() {
         long[] target = {3, 4};
         for (long[] ok : new long[][] {{}, {1}, {4}, {3, 1}, {1, 4}, {3, 4}, {1, 1}}) {
-            assertDoesNotThrow(() -> Broadcast.requireUnidirectional(ok, target, "C"), TestTensors.shape(ok));
+            assertDoesNotThrow(() -> Broadcasting.requireUnidirectional(ok, target, "C"), TestTensors.shape(ok));
         }
         for (long[] bad : new long[][] {{3}, {4, 3}, {2, 4}, {1, 3, 4}, {3, 4, 1}}) {
-            assertThrows(IllegalArgumentException.class, () -> Broadcast.requireUnidirectional(bad, target, "C"),
+            assertThrows(IllegalArgumentException.class, () -> Broadcasting.requireUnidirectional(bad, target, "C"),
                     TestTensors.shape(bad));
         }
     }
 
     @Test
     void stridesAreZeroWhereTheInputIsStretched() {
-        assertArrayEquals(new long[] {12, 4, 1}, Broadcast.strides(new long[] {2, 3, 4}, 3));
-        assertArrayEquals(new long[] {0, 0, 1}, Broadcast.strides(new long[] {4}, 3));
-        assertArrayEquals(new long[] {1, 0}, Broadcast.strides(new long[] {3, 1}, 2));
-        assertArrayEquals(new long[] {0, 0}, Broadcast.strides(new long[] {}, 2));
+        assertArrayEquals(new long[] {12, 4, 1}, Broadcasting.strides(new long[] {2, 3, 4}, 3));
+        assertArrayEquals(new long[] {0, 0, 1}, Broadcasting.strides(new long[] {4}, 3));
+        assertArrayEquals(new long[] {1, 0}, Broadcasting.strides(new long[] {3, 1}, 2));
+        assertArrayEquals(new long[] {0, 0}, Broadcasting.strides(new long[] {}, 2));
     }
 
     private static final long[][][] SHAPE_PAIRS = {
@@ -82,7 +84,7 @@ class BroadcastTest {
             long[] a = pair[0];
             long[] b = pair[1];
             BroadcastRows rows = BroadcastRows.of(a, b);
-            long[] out = Broadcast.multidirectional(a, b);
+            long[] out = Broadcasting.multidirectional(a, b);
             assertArrayEquals(out, rows.outputShape());
             List<long[]> visited = new ArrayList<>();
             rows.forEachRow((o, ai, bi) -> {

@@ -1,5 +1,7 @@
 package dev.javaep.cpu.kernel;
 
+import dev.javaep.spi.Broadcasting;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -50,7 +52,7 @@ class ElementwiseBinaryTest {
                 float[] bv = TestTensors.randomFloats(random, Shapes.elementCount(s[1]));
                 HostTensor y = run(arena, kernel(op, ElementType.FLOAT),
                         TestTensors.floats(arena, av, s[0]), TestTensors.floats(arena, bv, s[1]));
-                long[] out = Broadcast.multidirectional(s[0], s[1]);
+                long[] out = Broadcasting.multidirectional(s[0], s[1]);
                 float[] expected = new float[(int) Shapes.elementCount(out)];
                 for (int i = 0; i < expected.length; i++) {
                     float x = av[(int) TestTensors.broadcastSource(i, out, s[0])];
@@ -77,7 +79,7 @@ class ElementwiseBinaryTest {
                 double[] bv = random.doubles(Shapes.elementCount(s[1]), -2, 2).toArray();
                 HostTensor y = run(arena, kernel(op, ElementType.DOUBLE),
                         TestTensors.doubles(arena, av, s[0]), TestTensors.doubles(arena, bv, s[1]));
-                long[] out = Broadcast.multidirectional(s[0], s[1]);
+                long[] out = Broadcasting.multidirectional(s[0], s[1]);
                 double[] expected = new double[(int) Shapes.elementCount(out)];
                 for (int i = 0; i < expected.length; i++) {
                     double x = av[(int) TestTensors.broadcastSource(i, out, s[0])];
@@ -113,7 +115,7 @@ class ElementwiseBinaryTest {
                         }
                     }
                     HostTensor y = run(arena, kernel(op, type), a, b);
-                    long[] out = Broadcast.multidirectional(s[0], s[1]);
+                    long[] out = Broadcasting.multidirectional(s[0], s[1]);
                     for (int i = 0; i < y.elementCount(); i++) {
                         long x = TestTensors.getInteger(a, TestTensors.broadcastSource(i, out, s[0]));
                         long z = TestTensors.getInteger(b, TestTensors.broadcastSource(i, out, s[1]));

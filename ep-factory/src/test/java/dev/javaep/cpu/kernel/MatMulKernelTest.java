@@ -1,5 +1,7 @@
 package dev.javaep.cpu.kernel;
 
+import dev.javaep.spi.Broadcasting;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -48,7 +50,7 @@ class MatMulKernelTest {
         int n = (int) b2[b2.length - 1];
         long[] batchA = Arrays.copyOf(a2, a2.length - 2);
         long[] batchB = Arrays.copyOf(b2, b2.length - 2);
-        long[] batch = Broadcast.multidirectional(batchA, batchB);
+        long[] batch = Broadcasting.multidirectional(batchA, batchB);
         int batches = (int) Shapes.elementCount(batch);
         float[] y = new float[batches * m * n];
         for (int t = 0; t < batches; t++) {

@@ -1,16 +1,16 @@
-package dev.javaep.cpu.kernel;
+package dev.javaep.spi;
 
 import java.util.Arrays;
 
 /**
- * ONNX broadcasting rules on shapes. Shapes are aligned at their last dimension; a missing leading
- * dimension counts as 1.
+ * ONNX broadcasting rules on shapes, for EP authors' kernels on any device. Shapes are aligned at
+ * their last dimension; a missing leading dimension counts as 1.
  */
-final class Broadcast {
-    private Broadcast() {}
+public final class Broadcasting {
+    private Broadcasting() {}
 
     /** The shape two inputs broadcast to under multidirectional (numpy) broadcasting. */
-    static long[] multidirectional(long[] a, long[] b) {
+    public static long[] multidirectional(long[] a, long[] b) {
         int rank = Math.max(a.length, b.length);
         long[] out = new long[rank];
         for (int i = 0; i < rank; i++) {
@@ -30,7 +30,7 @@ final class Broadcast {
     }
 
     /** Fails unless {@code from} broadcasts unidirectionally to {@code to} (only {@code from} is stretched). */
-    static void requireUnidirectional(long[] from, long[] to, String what) {
+    public static void requireUnidirectional(long[] from, long[] to, String what) {
         boolean ok = from.length <= to.length;
         for (int i = 0; ok && i < to.length; i++) {
             long d = alignedDim(from, to.length, i);
@@ -46,7 +46,7 @@ final class Broadcast {
      * Element strides of a contiguous row-major tensor of shape {@code shape} when read as a tensor
      * of rank {@code rank} it broadcasts to: 0 along the dimensions it is stretched over.
      */
-    static long[] strides(long[] shape, int rank) {
+    public static long[] strides(long[] shape, int rank) {
         long[] strides = new long[rank];
         long stride = 1;
         for (int i = rank - 1; i >= 0; i--) {
@@ -58,7 +58,7 @@ final class Broadcast {
     }
 
     /** Dimension {@code i} of {@code shape} right-aligned into {@code rank} dimensions. */
-    static long alignedDim(long[] shape, int rank, int i) {
+    public static long alignedDim(long[] shape, int rank, int i) {
         int j = i - (rank - shape.length);
         return j < 0 ? 1 : shape[j];
     }

@@ -1,0 +1,86 @@
+package dev.javaep.bridge;
+
+import dev.javaep.ort.OrtApi;
+import dev.javaep.ort.OrtDataTransferImplStruct;
+import dev.javaep.ort.OrtEpApi;
+import dev.javaep.spi.DataTransfer;
+import dev.javaep.spi.MemoryLocation;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+
+/** An {@code OrtDataTransferImpl} in front of one {@link DataTransfer}. */
+final class DataTransferBridge {
+    private static final HandleRegistry<DataTransferBridge> REGISTRY = new HandleRegistry<>("OrtDataTransferImpl");
+    private static final CallbackStruct<OrtDataTransferImplStruct> STRUCT = new CallbackStruct<>(
+            OrtDataTransferImplStruct.class, OrtDataTransferImplStruct.SIZE,
+            slot -> Upcalls.find(MethodHandles.lookup(), DataTransferBridge.class, slot));
+
+    private final DataTransfer transfer;
+    private final OrtRuntime runtime;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment struct;
+
+    private DataTransferBridge(DataTransfer transfer, OrtRuntime runtime) {
+        this.transfer = transfer;
+        this.runtime = runtime;
+        this.struct = STRUCT.allocate(arena, runtime.apiVersion(), EnumSet.allOf(OrtDataTransferImplStruct.class));
+        REGISTRY.register(struct, this);
+    }
+
+    static MemorySegment create(DataTransfer transfer, OrtRuntime runtime) {
+        return new DataTransferBridge(transfer, runtime).struct;
+    }
+
+    // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
+
+    static void release(MemorySegment self) {
+        DataTransferBridge bridge = REGISTRY.remove(self);
+        if (bridge != null) {
+            bridge.arena.close();
+        }
+    }
+
+    /** Fail-closed: anything unreadable or unknown is "cannot copy" (the guard turns a throw into false). */
+    static boolean canCopy(MemorySegment self, MemorySegment source, MemorySegment destination) {
+        DataTransferBridge bridge = REGISTRY.get(self);
+        OrtEpApi epApi = bridge.runtime.epApi();
+        return bridge.transfer.canCopy(MemoryLocations.of(epApi, source), MemoryLocations.of(epApi, destination));
+    }
+
+    static MemorySegment copyTensors(MemorySegment self, MemorySegment sources, MemorySegment destinations,
+                                     MemorySegment streams, long count) {
+        long start = BridgeStatistics.start();
+        DataTransferBridge bridge = REGISTRY.get(self);
+        OrtApi api = bridge.runtime.api();
+        OrtEpApi epApi = bridge.runtime.epApi();
+        long bytes = count * ValueLayout.ADDRESS.byteSize();
+        MemorySegment src = sources.reinterpret(bytes);
+        MemorySegment dst = destinations.reinterpret(bytes);
+        MemorySegment streamArray = streams.equals(MemorySegment.NULL) ? MemorySegment.NULL : streams.reinterpret(bytes);
+        List<DataTransfer.Copy> copies = new ArrayList<>((int) count);
+        for (long i = 0; i < count; i++) {
+            MemorySegment from = src.getAtIndex(ValueLayout.ADDRESS, i);
+            MemorySegment to = dst.getAtIndex(ValueLayout.ADDRESS, i);
+            long size = api.tensorSizeInBytes(from);
+            long destinationSize = api.tensorSizeInBytes(to);
+            if (size != destinationSize) {
+                throw new IllegalArgumentException("javaep: CopyTensors #" + i + ": source has " + size
+                        + " bytes, destination " + destinationSize);
+            }
+            MemoryLocation fromLocation = MemoryLocations.of(epApi, epApi.valueMemoryDevice(from));
+            MemoryLocation toLocation = MemoryLocations.of(epApi, epApi.valueMemoryDevice(to));
+            long stream = streamArray.equals(MemorySegment.NULL) ? 0L
+                    : api.syncStreamHandle(streamArray.getAtIndex(ValueLayout.ADDRESS, i));
+            copies.add(new DataTransfer.Copy(api.tensorMutableData(from).address(), fromLocation,
+                    api.tensorMutableData(to).address(), toLocation, size, stream));
+        }
+        bridge.transfer.copy(copies);
+        BridgeStatistics.record(BridgeStatistics.Callback.COPY_TENSORS, start);
+        return MemorySegment.NULL;
+    }
+}
