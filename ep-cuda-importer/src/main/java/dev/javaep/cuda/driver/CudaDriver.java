@@ -1,0 +1,869 @@
+package dev.javaep.cuda.driver;
+
+import static dev.javaep.cuda.driver.CudaStructs.EXTERNAL_MEMORY_BUFFER_DESC;
+import static dev.javaep.cuda.driver.CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC;
+import static dev.javaep.cuda.driver.CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC;
+import static dev.javaep.cuda.driver.CudaStructs.EXTERNAL_SEMAPHORE_SIGNAL_PARAMS;
+import static dev.javaep.cuda.driver.CudaStructs.EXTERNAL_SEMAPHORE_WAIT_PARAMS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.javaep.ort.Platform;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * The CUDA driver API ({@code libcuda.so.1} / {@code nvcuda.dll}) through FFM, one method per driver
+ * call, with handles and device pointers as {@code long} addresses. The driver API rather than the
+ * runtime ({@code libcudart}) because the driver ships with every NVIDIA driver install, while the
+ * runtime would have to be bundled per CUDA version.
+ *
+ * <p>One instance per process ({@link #load()}). Every method is thread-safe; like the C API, calls
+ * act on the calling thread's current context ({@link #ctxSetCurrent}). Failures throw
+ * {@link CudaException} naming the exported symbol and the {@code CUresult}; a function this driver
+ * does not export throws {@link UnsupportedOperationException} naming it (see {@link #supports}).
+ *
+ * <p>Hot paths (per ORT Run: async alloc/free, async copies, launches, events, semaphores) allocate
+ * nothing: downcall handles are bound once per symbol, out-parameters and the small structs the
+ * driver reads are written to a per-thread scratch segment, and pointers travel as {@code long}.
+ */
+public final class CudaDriver {
+    /** {@code CU_STREAM_NON_BLOCKING}: the stream does not synchronize with the legacy default stream. */
+    public static final int STREAM_NON_BLOCKING = CudaConstants.CU_STREAM_NON_BLOCKING;
+    /** {@code CU_EVENT_DEFAULT}: a timing event. */
+    public static final int EVENT_DEFAULT = CudaConstants.CU_EVENT_DEFAULT;
+    /** {@code CU_EVENT_DISABLE_TIMING}: cheapest event, for ordering only. */
+    public static final int EVENT_DISABLE_TIMING = CudaConstants.CU_EVENT_DISABLE_TIMING;
+
+    /** What {@code cuMemGetInfo} reports for the current context's device. */
+    public record MemoryInfo(long freeBytes, long totalBytes) {}
+
+    private static final Object LOAD_LOCK = new Object();
+    private static volatile CudaDriver loaded;
+    /** Guarded by LOAD_LOCK: why the first load failed; a later load() fails the same way without retrying. */
+    private static String loadFailure;
+
+    // Per-thread scratch: out-parameters at OUT0/OUT1, a one-element CUexternalSemaphore array, then
+    // one struct (the largest is 144 bytes). Offsets keep every field naturally aligned.
+    private static final long OUT0 = 0;
+    private static final long OUT1 = 8;
+    private static final long SEMAPHORE_ARRAY = 16;
+    private static final long STRUCT = 32;
+    private static final long STRUCT_MAX_BYTES = 160;
+    private static final long SCRATCH_BYTES = STRUCT + STRUCT_MAX_BYTES;
+    private static final MemorySegment ZEROS = Arena.global().allocate(STRUCT_MAX_BYTES, 16);
+    private static final ThreadLocal<MemorySegment> SCRATCH =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(SCRATCH_BYTES, 16));
+
+    private static final int NAME_BYTES = 256;
+    private static final int PCI_BUS_ID_BYTES = 64;
+    private static final int JIT_LOG_BYTES = 16 * 1024;
+
+    private final CudaSymbols symbols;
+    private final int driverVersion;
+
+    private CudaDriver(CudaSymbols symbols) throws CudaUnavailableException {
+        this.symbols = symbols;
+        String library = symbols.library().description();
+        if (!symbols.has(CudaFunction.cuInit)) {
+            throw new CudaUnavailableException(library + " exports no cuInit: it is not an NVIDIA CUDA driver library");
+        }
+        int result = invokeInt(CudaFunction.cuInit, 0);
+        if (result != CudaConstants.CUDA_SUCCESS) {
+            throw new CudaUnavailableException("cuInit failed: " + describe(result) + initHint(result));
+        }
+        MemorySegment s = scratch();
+        try {
+            check(CudaFunction.cuDriverGetVersion,
+                    (int) symbols.handle(CudaFunction.cuDriverGetVersion).invokeExact(s.address() + OUT0));
+        } catch (CudaException | UnsupportedOperationException e) {
+            throw new CudaUnavailableException(library + ": " + e.getMessage(), e);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        this.driverVersion = s.get(JAVA_INT, OUT0);
+    }
+
+    /**
+     * The process's driver: loads the library and calls {@code cuInit(0)} on first use, then returns the
+     * same instance. A failure is remembered too: CUDA cannot come back within a process.
+     *
+     * @throws CudaUnavailableException no driver library, or {@code cuInit} failed (no device, wrong driver)
+     */
+    public static CudaDriver load() throws CudaUnavailableException {
+        CudaDriver driver = loaded;
+        if (driver != null) {
+            return driver;
+        }
+        synchronized (LOAD_LOCK) {
+            if (loaded != null) {
+                return loaded;
+            }
+            if (loadFailure != null) {
+                throw new CudaUnavailableException(loadFailure);
+            }
+            try {
+                loaded = new CudaDriver(new CudaSymbols(CudaLibrary.find()));
+                return loaded;
+            } catch (CudaUnavailableException e) {
+                loadFailure = e.getMessage();
+                throw e;
+            }
+        }
+    }
+
+    /** A driver over a given library, not cached: for tests that load a fault-injecting library. */
+    static CudaDriver open(CudaLibrary library) throws CudaUnavailableException {
+        return new CudaDriver(new CudaSymbols(library));
+    }
+
+    private static String initHint(int result) {
+        return switch (result) {
+            case 34 -> "; the library loaded is the CUDA toolkit's stub, not the driver:"
+                    + " install the NVIDIA driver or put its libcuda.so.1 ahead of the stub on the library path";
+            case 100 -> "; check that the GPU is visible to this process (CUDA_VISIBLE_DEVICES, container GPU access)";
+            case 803 -> "; the driver library does not match the loaded kernel module: reboot or reinstall the NVIDIA driver";
+            default -> "";
+        };
+    }
+
+    // ---- driver and errors ------------------------------------------------------------------
+
+    /** {@code cuDriverGetVersion}: the newest CUDA version this driver supports, e.g. 13000 for 13.0. */
+    public int driverVersion() {
+        return driverVersion;
+    }
+
+    /** What was loaded, e.g. {@code libcuda.so.1} or {@code libcuda.so.1 (/usr/local/nvidia/lib64/libcuda.so.1)}. */
+    public String libraryDescription() {
+        return symbols.library().description();
+    }
+
+    /** Whether this driver exports the function (its versioned symbol or a fallback). */
+    public boolean supports(CudaFunction function) {
+        return symbols.has(function);
+    }
+
+    /** The exported name bound for a function, e.g. {@code cuEventElapsedTime} on a driver without {@code _v2}. */
+    public String boundSymbol(CudaFunction function) {
+        return symbols.boundName(function);
+    }
+
+    /** {@code cuGetErrorName}, or the built-in table when the driver cannot answer. */
+    public String errorName(int result) {
+        String name = errorText(CudaFunction.cuGetErrorName, result);
+        return name != null ? name : CudaErrors.name(result);
+    }
+
+    /** {@code cuGetErrorString}, or the built-in table when the driver cannot answer. */
+    public String errorString(int result) {
+        String text = errorText(CudaFunction.cuGetErrorString, result);
+        return text != null ? text : CudaErrors.description(result);
+    }
+
+    private String describe(int result) {
+        return errorName(result) + " (" + result + "): " + errorString(result);
+    }
+
+    private String errorText(CudaFunction function, int result) {
+        if (!symbols.has(function)) {
+            return null;
+        }
+        try {
+            MemorySegment s = scratch();
+            s.set(JAVA_LONG, OUT0, 0L);
+            int r = (int) symbols.handle(function).invokeExact(result, s.address() + OUT0);
+            long text = s.get(JAVA_LONG, OUT0);
+            return r == CudaConstants.CUDA_SUCCESS && text != 0 ? cString(text) : null;
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    // ---- devices ----------------------------------------------------------------------------
+
+    /** {@code cuDeviceGetCount}. */
+    public int deviceCount() {
+        MemorySegment s = scratch();
+        check(CudaFunction.cuDeviceGetCount, invokeLong(CudaFunction.cuDeviceGetCount, s.address() + OUT0));
+        return s.get(JAVA_INT, OUT0);
+    }
+
+    /** {@code cuDeviceGet}: the {@code CUdevice} of an ordinal. */
+    public int device(int ordinal) {
+        MemorySegment s = scratch();
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuDeviceGet).invokeExact(s.address() + OUT0, ordinal);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuDeviceGet, r);
+        return s.get(JAVA_INT, OUT0);
+    }
+
+    /** {@code cuDeviceGetAttribute}, for attributes beyond those {@link #deviceInfo} reads ({@code CU_DEVICE_ATTRIBUTE_*} in {@link CudaConstants}). */
+    public int deviceAttribute(int device, int attribute) {
+        MemorySegment s = scratch();
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuDeviceGetAttribute).invokeExact(s.address() + OUT0, attribute, device);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuDeviceGetAttribute, r);
+        return s.get(JAVA_INT, OUT0);
+    }
+
+    /** Everything {@link CudaDeviceInfo} holds for one ordinal. */
+    public CudaDeviceInfo deviceInfo(int ordinal) {
+        int device = device(ordinal);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment name = arena.allocate(NAME_BYTES);
+            check(CudaFunction.cuDeviceGetName, (int) symbols.handle(CudaFunction.cuDeviceGetName)
+                    .invokeExact(name.address(), NAME_BYTES, device));
+            MemorySegment uuid = arena.allocate(CudaStructs.UUID_BYTES);
+            check(CudaFunction.cuDeviceGetUuid, (int) symbols.handle(CudaFunction.cuDeviceGetUuid)
+                    .invokeExact(uuid.address(), device));
+            MemorySegment pci = arena.allocate(PCI_BUS_ID_BYTES);
+            check(CudaFunction.cuDeviceGetPCIBusId, (int) symbols.handle(CudaFunction.cuDeviceGetPCIBusId)
+                    .invokeExact(pci.address(), PCI_BUS_ID_BYTES, device));
+            MemorySegment total = arena.allocate(JAVA_LONG);
+            check(CudaFunction.cuDeviceTotalMem, (int) symbols.handle(CudaFunction.cuDeviceTotalMem)
+                    .invokeExact(total.address(), device));
+            return new CudaDeviceInfo(
+                    ordinal,
+                    device,
+                    boundedString(name, NAME_BYTES),
+                    uuid.toArray(JAVA_BYTE),
+                    CudaDeviceInfo.normalizePciBusId(boundedString(pci, PCI_BUS_ID_BYTES)),
+                    luid(arena, device),
+                    deviceAttribute(device, CudaConstants.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+                    deviceAttribute(device, CudaConstants.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
+                    total.get(JAVA_LONG, 0),
+                    deviceAttribute(device, CudaConstants.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+                    deviceAttribute(device, CudaConstants.CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE),
+                    deviceAttribute(device, CudaConstants.CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Windows only: D3D12 and DXCore name adapters by LUID; elsewhere the call is unsupported. */
+    private OptionalLong luid(Arena arena, int device) throws Throwable {
+        if (!Platform.WINDOWS || !symbols.has(CudaFunction.cuDeviceGetLuid)) {
+            return OptionalLong.empty();
+        }
+        MemorySegment luid = arena.allocate(CudaStructs.LUID_BYTES, 8);
+        MemorySegment nodeMask = arena.allocate(JAVA_INT);
+        int r = (int) symbols.handle(CudaFunction.cuDeviceGetLuid).invokeExact(luid.address(), nodeMask.address(), device);
+        return r == CudaConstants.CUDA_SUCCESS ? OptionalLong.of(luid.get(JAVA_LONG, 0)) : OptionalLong.empty();
+    }
+
+    // ---- contexts ---------------------------------------------------------------------------
+
+    /** {@code cuDevicePrimaryCtxRetain}: the device's primary context (shared with the CUDA runtime), retained. */
+    public long primaryCtxRetain(int device) {
+        MemorySegment s = scratch();
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuDevicePrimaryCtxRetain).invokeExact(s.address() + OUT0, device);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuDevicePrimaryCtxRetain, r);
+        return s.get(JAVA_LONG, OUT0);
+    }
+
+    /** {@code cuDevicePrimaryCtxRelease_v2}: one release per {@link #primaryCtxRetain}. */
+    public void primaryCtxRelease(int device) {
+        check(CudaFunction.cuDevicePrimaryCtxRelease, invokeInt(CudaFunction.cuDevicePrimaryCtxRelease, device));
+    }
+
+    /** {@code cuCtxSetCurrent}: binds the context to the calling thread (0 unbinds). */
+    public void ctxSetCurrent(long ctx) {
+        check(CudaFunction.cuCtxSetCurrent, invokeLong(CudaFunction.cuCtxSetCurrent, ctx));
+    }
+
+    /** {@code cuCtxGetCurrent}: the calling thread's context, 0 if none. */
+    public long ctxGetCurrent() {
+        return outLong(CudaFunction.cuCtxGetCurrent);
+    }
+
+    /** {@code cuCtxSynchronize}: waits for all work of the current context. */
+    public void ctxSynchronize() {
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuCtxSynchronize).invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuCtxSynchronize, r);
+    }
+
+    // ---- streams and events -----------------------------------------------------------------
+
+    /** {@code cuStreamCreate} with {@code CU_STREAM_*} flags ({@link #STREAM_NON_BLOCKING}). */
+    public long streamCreate(int flags) {
+        return outLongWithFlags(CudaFunction.cuStreamCreate, flags);
+    }
+
+    /** {@code cuStreamDestroy_v2}; work already queued still completes. */
+    public void streamDestroy(long stream) {
+        check(CudaFunction.cuStreamDestroy, invokeLong(CudaFunction.cuStreamDestroy, stream));
+    }
+
+    /** {@code cuStreamSynchronize}. */
+    public void streamSynchronize(long stream) {
+        check(CudaFunction.cuStreamSynchronize, invokeLong(CudaFunction.cuStreamSynchronize, stream));
+    }
+
+    /** {@code cuStreamQuery}: true when all queued work is complete, false while it is not ({@code CUDA_ERROR_NOT_READY}). */
+    public boolean streamQuery(long stream) {
+        return ready(CudaFunction.cuStreamQuery, invokeLong(CudaFunction.cuStreamQuery, stream));
+    }
+
+    /** {@code cuStreamWaitEvent(stream, event, 0)}: later work on the stream waits for the event's work. */
+    public void streamWaitEvent(long stream, long event) {
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuStreamWaitEvent).invokeExact(stream, event, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuStreamWaitEvent, r);
+    }
+
+    /** {@code cuEventCreate} with {@code CU_EVENT_*} flags ({@link #EVENT_DEFAULT}, {@link #EVENT_DISABLE_TIMING}). */
+    public long eventCreate(int flags) {
+        return outLongWithFlags(CudaFunction.cuEventCreate, flags);
+    }
+
+    /** {@code cuEventRecord}: the event completes when the stream's work queued so far does. */
+    public void eventRecord(long event, long stream) {
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuEventRecord).invokeExact(event, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuEventRecord, r);
+    }
+
+    /** {@code cuEventSynchronize}. */
+    public void eventSynchronize(long event) {
+        check(CudaFunction.cuEventSynchronize, invokeLong(CudaFunction.cuEventSynchronize, event));
+    }
+
+    /** {@code cuEventQuery}: true when the event's work is complete. */
+    public boolean eventQuery(long event) {
+        return ready(CudaFunction.cuEventQuery, invokeLong(CudaFunction.cuEventQuery, event));
+    }
+
+    /** {@code cuEventDestroy_v2}. */
+    public void eventDestroy(long event) {
+        check(CudaFunction.cuEventDestroy, invokeLong(CudaFunction.cuEventDestroy, event));
+    }
+
+    /** {@code cuEventElapsedTime_v2}: milliseconds between two completed timing events (about 0.5 µs resolution). */
+    public float eventElapsedMillis(long start, long end) {
+        MemorySegment s = scratch();
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuEventElapsedTime).invokeExact(s.address() + OUT0, start, end);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuEventElapsedTime, r);
+        return s.get(JAVA_FLOAT, OUT0);
+    }
+
+    // ---- memory -----------------------------------------------------------------------------
+
+    /** {@code cuMemAlloc_v2}: device memory in the current context. */
+    public long memAlloc(long bytes) {
+        MemorySegment s = scratch();
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuMemAlloc).invokeExact(s.address() + OUT0, bytes);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuMemAlloc, r);
+        return s.get(JAVA_LONG, OUT0);
+    }
+
+    /** {@code cuMemFree_v2}; also frees what {@link #externalMemoryGetMappedBuffer} mapped. */
+    public void memFree(long devicePtr) {
+        check(CudaFunction.cuMemFree, invokeLong(CudaFunction.cuMemFree, devicePtr));
+    }
+
+    /** {@code cuMemAllocAsync}: stream-ordered allocation from the device's current pool (CUDA 11.2+). */
+    public long memAllocAsync(long bytes, long stream) {
+        MemorySegment s = scratch();
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuMemAllocAsync).invokeExact(s.address() + OUT0, bytes, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuMemAllocAsync, r);
+        return s.get(JAVA_LONG, OUT0);
+    }
+
+    /** {@code cuMemFreeAsync}: returns the memory to its pool once the stream reaches this point. */
+    public void memFreeAsync(long devicePtr, long stream) {
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuMemFreeAsync).invokeExact(devicePtr, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuMemFreeAsync, r);
+    }
+
+    /** {@code cuMemAllocHost_v2}: page-locked host memory (what makes async copies truly asynchronous). */
+    public long memAllocHost(long bytes) {
+        MemorySegment s = scratch();
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuMemAllocHost).invokeExact(s.address() + OUT0, bytes);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuMemAllocHost, r);
+        return s.get(JAVA_LONG, OUT0);
+    }
+
+    /** {@code cuMemFreeHost}. */
+    public void memFreeHost(long hostPtr) {
+        check(CudaFunction.cuMemFreeHost, invokeLong(CudaFunction.cuMemFreeHost, hostPtr));
+    }
+
+    /** {@code cuMemGetInfo_v2} for the current context's device. */
+    public MemoryInfo memGetInfo() {
+        MemorySegment s = scratch();
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuMemGetInfo).invokeExact(s.address() + OUT0, s.address() + OUT1);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuMemGetInfo, r);
+        return new MemoryInfo(s.get(JAVA_LONG, OUT0), s.get(JAVA_LONG, OUT1));
+    }
+
+    /** {@code cuDeviceGetDefaultMemPool}: the pool {@link #memAllocAsync} draws from unless changed. */
+    public long deviceGetDefaultMemPool(int device) {
+        MemorySegment s = scratch();
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuDeviceGetDefaultMemPool).invokeExact(s.address() + OUT0, device);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuDeviceGetDefaultMemPool, r);
+        return s.get(JAVA_LONG, OUT0);
+    }
+
+    /**
+     * {@code cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &bytes)}: how much freed
+     * memory the pool keeps across synchronizations (the default 0 returns it all at every sync).
+     */
+    public void memPoolSetReleaseThreshold(long pool, long bytes) {
+        MemorySegment s = scratch();
+        s.set(JAVA_LONG, OUT0, bytes);
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuMemPoolSetAttribute)
+                    .invokeExact(pool, CudaConstants.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, s.address() + OUT0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuMemPoolSetAttribute, r);
+    }
+
+    /** {@code cuMemPoolTrimTo}: releases unused pool memory down to {@code minBytesToKeep}. */
+    public void memPoolTrimTo(long pool, long minBytesToKeep) {
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuMemPoolTrimTo).invokeExact(pool, minBytesToKeep);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuMemPoolTrimTo, r);
+    }
+
+    /** {@code cuMemcpyAsync}: any direction, the driver infers it from the addresses (unified addressing). */
+    public void memcpyAsync(long dst, long src, long bytes, long stream) {
+        copyAsync(CudaFunction.cuMemcpyAsync, dst, src, bytes, stream);
+    }
+
+    /** {@code cuMemcpyHtoDAsync_v2}; asynchronous only from page-locked host memory. */
+    public void memcpyHtoDAsync(long dst, long srcHost, long bytes, long stream) {
+        copyAsync(CudaFunction.cuMemcpyHtoDAsync, dst, srcHost, bytes, stream);
+    }
+
+    /** {@code cuMemcpyDtoHAsync_v2}; asynchronous only into page-locked host memory. */
+    public void memcpyDtoHAsync(long dstHost, long src, long bytes, long stream) {
+        copyAsync(CudaFunction.cuMemcpyDtoHAsync, dstHost, src, bytes, stream);
+    }
+
+    /** {@code cuMemcpyDtoDAsync_v2}. */
+    public void memcpyDtoDAsync(long dst, long src, long bytes, long stream) {
+        copyAsync(CudaFunction.cuMemcpyDtoDAsync, dst, src, bytes, stream);
+    }
+
+    private void copyAsync(CudaFunction function, long dst, long src, long bytes, long stream) {
+        int r;
+        try {
+            r = (int) symbols.handle(function).invokeExact(dst, src, bytes, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(function, r);
+    }
+
+    /** {@code cuMemcpyHtoD_v2}: synchronous, from any native segment; for tests and tools. */
+    public void memcpyHtoD(long dst, MemorySegment src, long bytes) {
+        requireBytes(src, bytes, "src");
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuMemcpyHtoD).invokeExact(dst, src, bytes);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuMemcpyHtoD, r);
+    }
+
+    /** {@code cuMemcpyDtoH_v2}: synchronous, into any native segment; for tests and tools. */
+    public void memcpyDtoH(MemorySegment dst, long src, long bytes) {
+        requireBytes(dst, bytes, "dst");
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuMemcpyDtoH).invokeExact(dst, src, bytes);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuMemcpyDtoH, r);
+    }
+
+    /** {@code cuMemsetD8Async}: {@code count} bytes. */
+    public void memsetD8Async(long dst, byte value, long count, long stream) {
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuMemsetD8Async).invokeExact(dst, value, count, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuMemsetD8Async, r);
+    }
+
+    /** {@code cuMemsetD32Async}: {@code count} 32-bit words; {@code dst} must be 4-byte aligned. */
+    public void memsetD32Async(long dst, int value, long count, long stream) {
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuMemsetD32Async).invokeExact(dst, value, count, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuMemsetD32Async, r);
+    }
+
+    // ---- modules and launches ---------------------------------------------------------------
+
+    /**
+     * {@code cuModuleLoadDataEx} of PTX text, JIT-compiled for the current context's device. The JIT
+     * error log is requested ({@code CU_JIT_ERROR_LOG_BUFFER}) so a compilation failure's
+     * {@link CudaException} carries it: the bare {@code CUDA_ERROR_INVALID_PTX} says nothing of where.
+     */
+    public long moduleLoadData(String ptx) {
+        Objects.requireNonNull(ptx, "ptx");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment image = arena.allocateFrom(ptx);
+            MemorySegment log = arena.allocate(JIT_LOG_BYTES);
+            MemorySegment options = arena.allocateFrom(JAVA_INT,
+                    CudaConstants.CU_JIT_ERROR_LOG_BUFFER, CudaConstants.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES);
+            // optionValues is void*[]: the buffer's address, and the size smuggled in a pointer-sized word
+            MemorySegment values = arena.allocateFrom(JAVA_LONG, log.address(), JIT_LOG_BYTES);
+            MemorySegment module = arena.allocate(JAVA_LONG);
+            int r = (int) symbols.handle(CudaFunction.cuModuleLoadDataEx).invokeExact(
+                    module.address(), image.address(), 2, options.address(), values.address());
+            if (r != CudaConstants.CUDA_SUCCESS) {
+                log.set(JAVA_BYTE, JIT_LOG_BYTES - 1, (byte) 0);
+                String text = log.getString(0).strip();
+                throw error(CudaFunction.cuModuleLoadDataEx, r, "JIT log:\n" + (text.isEmpty() ? "(empty)" : text));
+            }
+            return module.get(JAVA_LONG, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code cuModuleGetFunction}: a kernel by its (mangled, for C++) name. */
+    public long moduleGetFunction(long module, String name) {
+        Objects.requireNonNull(name, "name");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment cName = arena.allocateFrom(name);
+            MemorySegment function = arena.allocate(JAVA_LONG);
+            int r = (int) symbols.handle(CudaFunction.cuModuleGetFunction)
+                    .invokeExact(function.address(), module, cName.address());
+            if (r != CudaConstants.CUDA_SUCCESS) {
+                throw error(CudaFunction.cuModuleGetFunction, r, "kernel name: " + name);
+            }
+            return function.get(JAVA_LONG, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code cuModuleUnload}. */
+    public void moduleUnload(long module) {
+        check(CudaFunction.cuModuleUnload, invokeLong(CudaFunction.cuModuleUnload, module));
+    }
+
+    /**
+     * {@code cuLaunchKernel} with {@code extra = NULL}.
+     *
+     * @param kernelParams a native {@code void*[]}, one pointer per kernel parameter, each pointing at that
+     *     argument's bytes; the driver copies the arguments during the call, so it may be reused after.
+     *     NULL or null for a kernel without parameters.
+     */
+    public void launchKernel(long function, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
+            int sharedMemBytes, long stream, MemorySegment kernelParams) {
+        MemorySegment params = kernelParams == null ? MemorySegment.NULL : kernelParams;
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuLaunchKernel).invokeExact(function, gridX, gridY, gridZ,
+                    blockX, blockY, blockZ, sharedMemBytes, stream, params, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuLaunchKernel, r);
+    }
+
+    // ---- external resource interop ----------------------------------------------------------
+
+    /**
+     * {@code cuImportExternalMemory} of an {@code OPAQUE_FD} (Vulkan or CUDA VMM export). On success the
+     * driver owns the fd (do not close it); on failure it stays the caller's.
+     *
+     * @param flags {@link CudaConstants#CUDA_EXTERNAL_MEMORY_DEDICATED} for a dedicated allocation, else 0
+     */
+    public long importExternalMemoryFd(int fd, long size, int flags) {
+        MemorySegment s = scratchStruct(EXTERNAL_MEMORY_HANDLE_DESC.byteSize());
+        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_TYPE, CudaHandleTypes.MEMORY_OPAQUE_FD);
+        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_FD, fd);
+        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_SIZE, size);
+        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_FLAGS, flags);
+        return importStruct(CudaFunction.cuImportExternalMemory, s);
+    }
+
+    /**
+     * {@code cuImportExternalMemory} of a Windows handle. The handle is not transferred: the caller
+     * still closes it.
+     *
+     * @param cudaHandleType a {@code CudaHandleTypes.MEMORY_*} Win32 type (OPAQUE_WIN32, D3D12_HEAP, D3D12_RESOURCE, ...)
+     * @param namePtr address of a UTF-16 name for a named handle, or 0 (then {@code handle} must be set)
+     * @param flags {@link CudaConstants#CUDA_EXTERNAL_MEMORY_DEDICATED} for D3D12_RESOURCE, else 0
+     */
+    public long importExternalMemoryWin32(int cudaHandleType, long handle, long namePtr, long size, int flags) {
+        MemorySegment s = scratchStruct(EXTERNAL_MEMORY_HANDLE_DESC.byteSize());
+        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_TYPE, cudaHandleType);
+        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_WIN32_HANDLE, handle);
+        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_WIN32_NAME, namePtr);
+        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_SIZE, size);
+        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_FLAGS, flags);
+        return importStruct(CudaFunction.cuImportExternalMemory, s);
+    }
+
+    /**
+     * {@code cuExternalMemoryGetMappedBuffer}: a device pointer to {@code [offset, offset + size)} of the
+     * imported memory; free it with {@link #memFree} before {@link #destroyExternalMemory}.
+     */
+    public long externalMemoryGetMappedBuffer(long extMem, long offset, long size) {
+        MemorySegment s = scratchStruct(EXTERNAL_MEMORY_BUFFER_DESC.byteSize());
+        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_MEMORY_BUFFER_DESC_OFFSET, offset);
+        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_MEMORY_BUFFER_DESC_SIZE, size);
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuExternalMemoryGetMappedBuffer)
+                    .invokeExact(s.address() + OUT0, extMem, s.address() + STRUCT);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuExternalMemoryGetMappedBuffer, r);
+        return s.get(JAVA_LONG, OUT0);
+    }
+
+    /** {@code cuDestroyExternalMemory}: after every mapped buffer is freed. */
+    public void destroyExternalMemory(long extMem) {
+        check(CudaFunction.cuDestroyExternalMemory, invokeLong(CudaFunction.cuDestroyExternalMemory, extMem));
+    }
+
+    /**
+     * {@code cuImportExternalSemaphore} of an fd ({@code SEMAPHORE_OPAQUE_FD} or
+     * {@code SEMAPHORE_TIMELINE_SEMAPHORE_FD}); like memory, the driver owns the fd after success.
+     */
+    public long importExternalSemaphoreFd(int cudaHandleType, int fd) {
+        MemorySegment s = scratchStruct(EXTERNAL_SEMAPHORE_HANDLE_DESC.byteSize());
+        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_TYPE, cudaHandleType);
+        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_FD, fd);
+        return importStruct(CudaFunction.cuImportExternalSemaphore, s);
+    }
+
+    /** {@code cuImportExternalSemaphore} of a Windows handle (D3D12_FENCE, TIMELINE_SEMAPHORE_WIN32, ...); not transferred. */
+    public long importExternalSemaphoreWin32(int cudaHandleType, long handle, long namePtr) {
+        MemorySegment s = scratchStruct(EXTERNAL_SEMAPHORE_HANDLE_DESC.byteSize());
+        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_TYPE, cudaHandleType);
+        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_WIN32_HANDLE, handle);
+        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_WIN32_NAME, namePtr);
+        return importStruct(CudaFunction.cuImportExternalSemaphore, s);
+    }
+
+    /** {@code cuSignalExternalSemaphoresAsync} of one semaphore: set to {@code value} once the stream's prior work is done. */
+    public void signalExternalSemaphoreAsync(long sem, long value, long stream) {
+        MemorySegment s = scratchStruct(EXTERNAL_SEMAPHORE_SIGNAL_PARAMS.byteSize());
+        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_FENCE_VALUE, value);
+        semaphoreOp(CudaFunction.cuSignalExternalSemaphoresAsync, s, sem, stream);
+    }
+
+    /** {@code cuWaitExternalSemaphoresAsync} of one semaphore: the stream's later work waits until it reaches {@code value}. */
+    public void waitExternalSemaphoreAsync(long sem, long value, long stream) {
+        MemorySegment s = scratchStruct(EXTERNAL_SEMAPHORE_WAIT_PARAMS.byteSize());
+        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_SEMAPHORE_WAIT_PARAMS_FENCE_VALUE, value);
+        semaphoreOp(CudaFunction.cuWaitExternalSemaphoresAsync, s, sem, stream);
+    }
+
+    /** {@code cuDestroyExternalSemaphore}: outstanding signals and waits must have completed. */
+    public void destroyExternalSemaphore(long sem) {
+        check(CudaFunction.cuDestroyExternalSemaphore, invokeLong(CudaFunction.cuDestroyExternalSemaphore, sem));
+    }
+
+    private void semaphoreOp(CudaFunction function, MemorySegment s, long sem, long stream) {
+        s.set(JAVA_LONG, SEMAPHORE_ARRAY, sem);
+        int r;
+        try {
+            r = (int) symbols.handle(function).invokeExact(s.address() + SEMAPHORE_ARRAY, s.address() + STRUCT, 1, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(function, r);
+    }
+
+    /** {@code (handle *out, const desc *)}: the import functions. */
+    private long importStruct(CudaFunction function, MemorySegment s) {
+        int r;
+        try {
+            r = (int) symbols.handle(function).invokeExact(s.address() + OUT0, s.address() + STRUCT);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(function, r);
+        return s.get(JAVA_LONG, OUT0);
+    }
+
+    // ---- plumbing ---------------------------------------------------------------------------
+
+    /** This thread's scratch segment; outlives the call because the thread-local holds it. */
+    private static MemorySegment scratch() {
+        return SCRATCH.get();
+    }
+
+    /** This thread's scratch with its struct area zeroed ({@code reserved} words must be 0). */
+    private static MemorySegment scratchStruct(long structBytes) {
+        MemorySegment s = SCRATCH.get();
+        MemorySegment.copy(ZEROS, 0, s, STRUCT, structBytes);
+        return s;
+    }
+
+    /** Functions of one {@code long} (handle or pointer) argument. */
+    private int invokeLong(CudaFunction function, long argument) {
+        try {
+            return (int) symbols.handle(function).invokeExact(argument);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Functions of one {@code int} argument ({@code CUdevice}, flags). */
+    private int invokeInt(CudaFunction function, int argument) {
+        try {
+            return (int) symbols.handle(function).invokeExact(argument);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code (T *out)} functions returning a pointer-sized handle. */
+    private long outLong(CudaFunction function) {
+        MemorySegment s = scratch();
+        s.set(JAVA_LONG, OUT0, 0L);
+        check(function, invokeLong(function, s.address() + OUT0));
+        return s.get(JAVA_LONG, OUT0);
+    }
+
+    /** {@code (T *out, unsigned flags)} functions returning a pointer-sized handle. */
+    private long outLongWithFlags(CudaFunction function, int flags) {
+        MemorySegment s = scratch();
+        int r;
+        try {
+            r = (int) symbols.handle(function).invokeExact(s.address() + OUT0, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(function, r);
+        return s.get(JAVA_LONG, OUT0);
+    }
+
+    private boolean ready(CudaFunction function, int result) {
+        if (result == CudaConstants.CUDA_SUCCESS) {
+            return true;
+        }
+        if (result == CudaConstants.CUDA_ERROR_NOT_READY) {
+            return false;
+        }
+        throw error(function, result, null);
+    }
+
+    private void check(CudaFunction function, int result) {
+        if (result != CudaConstants.CUDA_SUCCESS) {
+            throw error(function, result, null);
+        }
+    }
+
+    private CudaException error(CudaFunction function, int result, String detail) {
+        return new CudaException(symbols.boundName(function), result, errorName(result), errorString(result), detail);
+    }
+
+    private static void requireBytes(MemorySegment segment, long bytes, String what) {
+        Objects.requireNonNull(segment, what);
+        if (bytes < 0 || segment.byteSize() < bytes) {
+            throw new IllegalArgumentException(what + " holds " + segment.byteSize() + " bytes, cannot copy " + bytes);
+        }
+    }
+
+    private static String boundedString(MemorySegment buffer, int bytes) {
+        buffer.set(JAVA_BYTE, bytes - 1, (byte) 0);
+        return buffer.getString(0);
+    }
+
+    /** A NUL-terminated string the driver owns (static error texts). */
+    private static String cString(long address) {
+        return MemorySegment.ofAddress(address).reinterpret(4096).getString(0);
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+}
