@@ -1,0 +1,75 @@
+package dev.javaep.cuda.kernel;
+
+import dev.javaep.cuda.CudaDevice;
+import dev.javaep.spi.CompiledNode;
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.KernelContext;
+import dev.javaep.spi.Tensor;
+import java.util.Arrays;
+
+/**
+ * A compiled node that queues its work on the Run's stream ({@link KernelContext#computeStream()})
+ * and returns: ORT orders what follows on the same stream and synchronises at the end of the Run.
+ */
+abstract class CudaNode implements CompiledNode {
+    static final int BLOCK = 256;
+
+    final CudaDevice device;
+    final String op;
+
+    CudaNode(CudaDevice device, String op) {
+        this.device = device;
+        this.op = op;
+    }
+
+    @Override
+    public final void compute(KernelContext context) {
+        device.makeCurrent();
+        run(context, device.kernels(), context.computeStream());
+    }
+
+    abstract void run(KernelContext context, CudaKernelLibrary kernels, long stream);
+
+    /** A grid-stride 1-D kernel over {@code work} items. */
+    static void launch1d(CudaKernelLibrary kernels, String kernel, long work, long stream, KernelArguments args) {
+        kernels.driver().launchKernel(kernels.function(kernel), kernels.gridFor(work, BLOCK), 1, 1, BLOCK, 1, 1, 0,
+                stream, args.pointers());
+    }
+
+    Tensor floatInput(KernelContext context, int index) {
+        Tensor t = context.input(index);
+        if (t == null) {
+            throw new IllegalArgumentException(op + ": input " + index + " is missing");
+        }
+        if (t.elementType() != ElementType.FLOAT) {
+            throw new IllegalArgumentException(op + ": input " + index + " is " + t.elementType() + ", the kernel is float32");
+        }
+        return t;
+    }
+
+    static long address(Tensor t) {
+        return t.data().address();
+    }
+
+    /** Whether every address allows float4 access. */
+    static boolean aligned16(long... addresses) {
+        for (long a : addresses) {
+            if ((a & 15) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static long product(long[] shape, int from, int to) {
+        long n = 1;
+        for (int i = from; i < to; i++) {
+            n = Math.multiplyExact(n, shape[i]);
+        }
+        return n;
+    }
+
+    static String shape(long[] shape) {
+        return Arrays.toString(shape);
+    }
+}
