@@ -1,5 +1,7 @@
 package dev.javaep.harness.cli;
 
+import dev.javaep.harness.models.Models;
+
 import dev.javaep.harness.bench.RunTimer;
 import dev.javaep.harness.conformance.NodeTestResult;
 import dev.javaep.harness.conformance.NodeTestRunner;
@@ -25,6 +27,7 @@ import java.util.stream.Stream;
  *   javaep demo                          register libjavaep in a real ORT, list devices, run the built-in model
  *   javaep bench                         print the Java bridge's costs (upcall, downcall, per compiled node)
  *   javaep devices [LIBRARY]             list the EP devices a plugin EP library offers
+ *   javaep bench-cuda                   JavaCudaExecutionProvider benchmark tables (needs an NVIDIA GPU)
  *   javaep node-tests DIR [EP] [LIBRARY] run ONNX node tests (folders under DIR) on one EP, fallback disabled
  * </pre>
  * LIBRARY defaults to the distribution's own libjavaep; any plugin EP library works.
@@ -54,12 +57,20 @@ public final class JavaepCli {
                 }
                 yield 0;
             }
+            case "bench-cuda" -> {
+                try {
+                    dev.javaep.harness.bench.CudaBenchmark.run(defaultLibrary);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                yield 0;
+            }
             case "devices" -> devices(params.isEmpty() ? defaultLibrary : Path.of(params.getFirst()));
             case "node-tests" -> nodeTests(Path.of(params.getFirst()),
                     params.size() > 1 ? params.get(1) : "JavaCpuExecutionProvider",
                     params.size() > 2 ? Path.of(params.get(2)) : defaultLibrary);
             default -> {
-                System.err.println("usage: javaep [demo | bench | devices [LIBRARY] | node-tests DIR [EP] [LIBRARY]]");
+                System.err.println("usage: javaep [demo | bench | bench-cuda | devices [LIBRARY] | node-tests DIR [EP] [LIBRARY]]");
                 yield 2;
             }
         };
@@ -84,12 +95,12 @@ public final class JavaepCli {
     }
 
     private static int runDemoModel(OrtEnvironment env, EpDevice javaCpu) {
-        byte[] model = DemoModel.mlp();
+        byte[] model = Models.mlp();
         int batch = 8;
-        long[] shape = {batch, DemoModel.FEATURES};
-        Map<String, TensorData> input = Map.of("x", TensorData.ofFloats(shape, DemoModel.input(batch)));
-        OUT.printf("%nBuilt-in model: MLP %d→%d→%d (MatMul, Add, Relu, Gemm, Softmax), batch %d%n", DemoModel.FEATURES,
-                DemoModel.HIDDEN, DemoModel.CLASSES, batch);
+        long[] shape = {batch, Models.FEATURES};
+        Map<String, TensorData> input = Map.of("x", TensorData.ofFloats(shape, Models.mlpInput(batch)));
+        OUT.printf("%nBuilt-in model: MLP %d→%d→%d (MatMul, Add, Relu, Gemm, Softmax), batch %d%n", Models.FEATURES,
+                Models.HIDDEN, Models.CLASSES, batch);
         try (SessionOptions onJava = env.createSessionOptions().disableCpuEpFallback()
                 .appendExecutionProvider(List.of(javaCpu), Map.of());
              SessionOptions onOrt = env.createSessionOptions();
@@ -102,7 +113,7 @@ public final class JavaepCli {
                 maxDiff = Math.max(maxDiff, Math.abs(ours[i] - reference[i]));
             }
             OUT.print("probabilities[0] on JavaCpuExecutionProvider:");
-            for (int c = 0; c < DemoModel.CLASSES; c++) {
+            for (int c = 0; c < Models.CLASSES; c++) {
                 OUT.printf(" %.4f", ours[c]);
             }
             OUT.printf("%nmax |JavaCpuExecutionProvider − ORT CPUExecutionProvider| = %.2e%n%n", maxDiff);
@@ -129,11 +140,12 @@ public final class JavaepCli {
     }
 
     private static void printDevices(List<EpDevice> devices) {
-        OUT.println("| EP | vendor | hardware | EP metadata |");
-        OUT.println("|---|---|---|---|");
+        OUT.println("| EP | vendor | hardware | hardware metadata | EP metadata |");
+        OUT.println("|---|---|---|---|---|");
         for (EpDevice d : devices) {
-            OUT.printf("| %s | %s | %s (vendor 0x%04x %s) | %s |%n", d.epName(), d.epVendor(), d.hardwareType(),
-                    d.hardwareVendorId(), d.hardwareVendor(), d.epMetadata());
+            OUT.printf("| %s | %s | %s (vendor 0x%04x %s) | %s | %s |%n", d.epName(), d.epVendor(), d.hardwareType(),
+                    d.hardwareVendorId(), d.hardwareVendor(), new java.util.TreeMap<>(d.hardwareMetadata()),
+                    new java.util.TreeMap<>(d.epMetadata()));
         }
     }
 

@@ -12,25 +12,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** ONNX node tests for JavaCpuExecutionProvider's op set, every node on the EP, CPU fallback disabled. */
 class CpuNodeTestsIT {
-    /** The op set's node tests; "_expanded" variants decompose into other ops and are not ours. */
-    static final Pattern OP_SET_TESTS = Pattern.compile(
-            "test_(add|sub|mul|div|relu|sigmoid|tanh|matmul|gemm|softmax|identity)(_.*)?");
-    static final Pattern OTHER_OPS = Pattern.compile(".*(_expanded.*|matmulinteger.*|_opt|_sequence)$");
-
     static List<Path> opSetTests() throws IOException {
         Path root = TestPaths.nodeTests();
         assumeTrue(Files.isDirectory(root), "ONNX node tests not found at " + root);
-        try (Stream<Path> dirs = Files.list(root)) {
-            return dirs.filter(d -> OP_SET_TESTS.matcher(d.getFileName().toString()).matches())
-                    .filter(d -> !OTHER_OPS.matcher(d.getFileName().toString()).matches())
-                    .sorted().toList();
-        }
+        return OpSetNodeTests.list(root);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.javaep.harness.cli;
+package dev.javaep.harness.models;
 
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
@@ -8,18 +8,21 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The demo's built-in model, made in memory: a two-layer MLP classifier,
- * {@code softmax(relu(x·W1 + b1)·W2 + b2)}, with fixed pseudo-random weights. Only ops
- * JavaCpuExecutionProvider runs (MatMul, Add, Relu, Gemm, Softmax).
+ * Models made in memory for the demo, the GPU tests and the benchmarks, using only javaep's op set.
  */
-final class DemoModel {
-    static final int FEATURES = 64;
-    static final int HIDDEN = 128;
-    static final int CLASSES = 10;
+public final class Models {
+    public static final int FEATURES = 64;
+    public static final int HIDDEN = 128;
+    public static final int CLASSES = 10;
 
-    private DemoModel() {}
+    private Models() {}
 
-    static byte[] mlp() {
+    /**
+     * The demo's two-layer MLP classifier, {@code softmax(relu(x·W1 + b1)·W2 + b2)} (MatMul, Add,
+     * Relu, Gemm, Softmax), with fixed pseudo-random weights; input "x" [batch, 64], output
+     * "probabilities" [batch, 10].
+     */
+    public static byte[] mlp() {
         Random random = new Random(42);
         return new OnnxModelWriter("javaep_demo_mlp")
                 .opset(17)
@@ -37,7 +40,24 @@ final class DemoModel {
                 .toByteArray();
     }
 
-    static float[] input(int batch) {
+    /**
+     * Normalize-and-scale of an RGBA float image, {@code (x - mean) · scale} per channel (Sub, Mul
+     * with [4] constants broadcast over [height, width, 4]); input "image", output "normalized".
+     */
+    public static byte[] normalizeImage(int height, int width) {
+        return new OnnxModelWriter("javaep_normalize_image")
+                .opset(17)
+                .input("image", ElementType.FLOAT, Dim.of(height), Dim.of(width), Dim.of(4))
+                .output("normalized", ElementType.FLOAT, Dim.of(height), Dim.of(width), Dim.of(4))
+                .initializer("mean", new float[] {0.485f, 0.456f, 0.406f, 0.5f}, 4)
+                .initializer("scale", new float[] {1 / 0.229f, 1 / 0.224f, 1 / 0.225f, 2f}, 4)
+                .node("Sub", List.of("image", "mean"), List.of("centered"))
+                .node("Mul", List.of("centered", "scale"), List.of("normalized"))
+                .toByteArray();
+    }
+
+    /** The MLP's input for {@code batch} rows, fixed pseudo-random values. */
+    public static float[] mlpInput(int batch) {
         Random random = new Random(7);
         float[] x = new float[batch * FEATURES];
         for (int i = 0; i < x.length; i++) {
