@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 @Tag("gpu")
 class CudaSoakIT {
     private static final long DEVICE_SLACK_BYTES = 64L << 20;
-    private static final long NATIVE_SLACK_KIB = 64L << 10;
+    private static final long NATIVE_TREND_SLACK_KIB = 48L << 10;
     private static final int BATCH = 8;
 
     private static OrtEnvironment env;
@@ -128,7 +128,14 @@ class CudaSoakIT {
         System.out.println("outside the heap every 100 sessions (KiB): " + checkpoints);
         System.out.println("javaep objects ORT still holds: " + BridgeStatistics.liveObjects());
         assertTrue(device0 - device1 <= DEVICE_SLACK_BYTES, "device memory not returned: " + (device0 - device1) + " bytes");
-        assertTrue(native1 - native0 <= NATIVE_SLACK_KIB, "native host memory grew by " + (native1 - native0) + " KiB");
+        // The JVM's own native memory (JIT code, metaspace, GC tables) moves by tens of MiB between
+        // samples; a leak shows as a trend. Compare the first and last 300 sessions.
+        long early = (checkpoints.get(0) + checkpoints.get(1) + checkpoints.get(2)) / 3;
+        long late = (checkpoints.get(7) + checkpoints.get(8) + checkpoints.get(9)) / 3;
+        System.out.printf("mean outside the heap over sessions 1-300: %,d KiB, over 701-1,000: %,d KiB (Δ %+,d)%n",
+                early, late, late - early);
+        assertTrue(late - early <= NATIVE_TREND_SLACK_KIB, "host memory outside the heap trends up by " + (late - early)
+                + " KiB over 700 sessions: " + checkpoints);
         Map<String, Integer> live = BridgeStatistics.liveObjects();
         for (String perSession : List.of("OrtEp", "OrtNodeComputeInfo", "OrtSyncStreamImpl", "OrtSyncNotificationImpl")) {
             assertEquals(0, live.getOrDefault(perSession, 0), perSession + " objects ORT never released: " + live);
