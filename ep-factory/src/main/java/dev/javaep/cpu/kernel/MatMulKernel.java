@@ -1,7 +1,6 @@
 package dev.javaep.cpu.kernel;
 
 import dev.javaep.spi.Broadcasting;
-
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
 import java.lang.foreign.MemorySegment;

@@ -1,13 +1,12 @@
 package dev.javaep.cpu.kernel;
 
-import dev.javaep.spi.Broadcasting;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javaep.spi.Broadcasting;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

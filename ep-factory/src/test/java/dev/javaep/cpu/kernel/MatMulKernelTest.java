@@ -1,12 +1,11 @@
 package dev.javaep.cpu.kernel;
 
-import dev.javaep.spi.Broadcasting;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javaep.spi.Broadcasting;
 import dev.javaep.spi.ElementType;
 import java.lang.foreign.Arena;
 import java.util.Arrays;

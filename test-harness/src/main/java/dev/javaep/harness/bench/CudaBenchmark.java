@@ -2,8 +2,8 @@ package dev.javaep.harness.bench;
 
 import dev.javaep.bridge.BridgeStatistics;
 import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.CudaDeviceInfo;
+import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.kernel.KernelBandwidth;
 import dev.javaep.harness.models.Models;
 import dev.javaep.harness.ort.Allocator;

@@ -1,10 +1,9 @@
 package dev.javaep.harness.cli;
 
-import dev.javaep.harness.models.Models;
-
 import dev.javaep.harness.bench.RunTimer;
 import dev.javaep.harness.conformance.NodeTestResult;
 import dev.javaep.harness.conformance.NodeTestRunner;
+import dev.javaep.harness.models.Models;
 import dev.javaep.harness.ort.EpDevice;
 import dev.javaep.harness.ort.OrtEnvironment;
 import dev.javaep.harness.ort.OrtHost;
