@@ -1,6 +1,8 @@
 package dev.javaep.cuda.kernel;
 
 import dev.javaep.cuda.CudaDevice;
+import dev.javaep.cuda.kernel.ptx.CudaKernel;
+import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.KernelContext;
@@ -12,8 +14,6 @@ import java.util.Arrays;
  * and returns: ORT orders what follows on the same stream and synchronises at the end of the Run.
  */
 abstract class CudaNode implements CompiledNode {
-    static final int BLOCK = 256;
-
     final CudaDevice device;
     final String op;
 
@@ -31,9 +31,8 @@ abstract class CudaNode implements CompiledNode {
     abstract void run(KernelContext context, CudaKernelLibrary kernels, long stream);
 
     /** A grid-stride 1-D kernel over {@code work} items. */
-    static void launch1d(CudaKernelLibrary kernels, String kernel, long work, long stream, KernelArguments args) {
-        kernels.driver().launchKernel(kernels.function(kernel), kernels.gridFor(work, BLOCK), 1, 1, BLOCK, 1, 1, 0,
-                stream, args.pointers());
+    static void launch1d(CudaKernelLibrary kernels, CudaKernel kernel, long work, long stream, KernelArguments args) {
+        kernels.launch(kernel, LaunchShape.linear(work), stream, args);
     }
 
     Tensor floatInput(KernelContext context, int index) {

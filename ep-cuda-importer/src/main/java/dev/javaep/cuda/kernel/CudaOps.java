@@ -1,14 +1,17 @@
 package dev.javaep.cuda.kernel;
 
 import dev.javaep.cuda.CudaDevice;
+import dev.javaep.cuda.kernel.ptx.CudaKernel.BinaryOp;
+import dev.javaep.cuda.kernel.ptx.CudaKernel.UnaryOp;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.ValueInfo;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The ops JavaCudaExecutionProvider runs (the op set of JavaCpuExecutionProvider, float32), which
@@ -16,8 +19,10 @@ import java.util.Set;
  * EP cannot run exactly (another element type, an attribute it does not read) stays with other EPs.
  */
 public final class CudaOps {
-    private static final Set<String> BINARY = Set.of("Add", "Sub", "Mul", "Div");
-    private static final Set<String> UNARY = Set.of("Relu", "Sigmoid", "Tanh");
+    private static final Map<String, BinaryOp> BINARY = Arrays.stream(BinaryOp.values())
+            .collect(Collectors.toUnmodifiableMap(BinaryOp::opType, op -> op));
+    private static final Map<String, UnaryOp> UNARY = Arrays.stream(UnaryOp.values())
+            .collect(Collectors.toUnmodifiableMap(UnaryOp::opType, op -> op));
 
     private CudaOps() {}
 
@@ -40,10 +45,10 @@ public final class CudaOps {
             return Support.no("domain " + node.domain());
         }
         String op = node.opType();
-        if (BINARY.contains(op)) {
+        if (BINARY.containsKey(op)) {
             return floatTensors(node, 2, 1).and(() -> attributes(node, Map.of()));
         }
-        if (UNARY.contains(op)) {
+        if (UNARY.containsKey(op)) {
             return floatTensors(node, 1, 1).and(() -> attributes(node, Map.of()));
         }
         return switch (op) {
@@ -115,11 +120,11 @@ public final class CudaOps {
                     + " '" + node.name() + "': " + support.reason());
         }
         String op = node.opType();
-        if (BINARY.contains(op)) {
-            return new ElementwiseBinaryNode(device, op.toLowerCase(java.util.Locale.ROOT));
+        if (BINARY.containsKey(op)) {
+            return new ElementwiseBinaryNode(device, BINARY.get(op));
         }
-        if (UNARY.contains(op)) {
-            return new ElementwiseUnaryNode(device, op.toLowerCase(java.util.Locale.ROOT));
+        if (UNARY.containsKey(op)) {
+            return new ElementwiseUnaryNode(device, UNARY.get(op));
         }
         return switch (op) {
             case "Identity" -> new IdentityNode(device);

@@ -2,6 +2,9 @@ package dev.javaep.cuda.kernel;
 
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.kernel.ptx.BroadcastLayout;
+import dev.javaep.cuda.kernel.ptx.CudaKernel;
+import dev.javaep.cuda.kernel.ptx.CudaKernel.BinaryForm;
+import dev.javaep.cuda.kernel.ptx.CudaKernel.BinaryOp;
 import dev.javaep.spi.Broadcasting;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
@@ -9,16 +12,15 @@ import java.util.Arrays;
 
 /** Add, Sub, Mul, Div with ONNX multidirectional broadcasting: a float4 kernel for equal aligned shapes, an indexed one otherwise. */
 final class ElementwiseBinaryNode extends CudaNode {
-    private final String contig;
-    private final String contig4;
-    private final String bcast;
+    private final CudaKernel contig;
+    private final CudaKernel contig4;
+    private final CudaKernel bcast;
 
-    /** @param operation "add", "sub", "mul" or "div" */
-    ElementwiseBinaryNode(CudaDevice device, String operation) {
-        super(device, operation);
-        this.contig = "ew_" + operation + "_f32_contig";
-        this.contig4 = "ew_" + operation + "_f32_contig4";
-        this.bcast = "ew_" + operation + "_f32_bcast";
+    ElementwiseBinaryNode(CudaDevice device, BinaryOp operation) {
+        super(device, operation.opType());
+        this.contig = CudaKernel.binary(operation, BinaryForm.CONTIG);
+        this.contig4 = CudaKernel.binary(operation, BinaryForm.CONTIG4);
+        this.bcast = CudaKernel.binary(operation, BinaryForm.BCAST);
     }
 
     @Override

@@ -1,19 +1,20 @@
 package dev.javaep.cuda.kernel;
 
 import dev.javaep.cuda.CudaDevice;
+import dev.javaep.cuda.kernel.ptx.CudaKernel;
+import dev.javaep.cuda.kernel.ptx.CudaKernel.UnaryOp;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
 
 /** Relu, Sigmoid, Tanh: one thread per element (four per thread when aligned). */
 final class ElementwiseUnaryNode extends CudaNode {
-    private final String scalar;
-    private final String vector;
+    private final CudaKernel scalar;
+    private final CudaKernel vector;
 
-    /** @param operation "relu", "sigmoid" or "tanh" */
-    ElementwiseUnaryNode(CudaDevice device, String operation) {
-        super(device, operation);
-        this.scalar = "un_" + operation + "_f32";
-        this.vector = "un_" + operation + "_f32_v4";
+    ElementwiseUnaryNode(CudaDevice device, UnaryOp operation) {
+        super(device, operation.opType());
+        this.scalar = CudaKernel.unary(operation, false);
+        this.vector = CudaKernel.unary(operation, true);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.javaep.cuda.kernel;
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.kernel.ptx.BroadcastLayout;
+import dev.javaep.cuda.kernel.ptx.CudaKernel;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,16 +44,16 @@ public final class KernelBandwidth {
             results.add(time(driver, stream, start, end, repetitions, "device-to-device copy (cuMemcpyDtoDAsync)", 2 * bytes,
                     () -> driver.memcpyDtoDAsync(y, a, bytes, stream)));
             results.add(time(driver, stream, start, end, repetitions, "Add, equal shapes (ew_add_f32_contig4)", 3 * bytes,
-                    () -> CudaNode.launch1d(kernels, "ew_add_f32_contig4", elements / 4, stream,
+                    () -> CudaNode.launch1d(kernels, CudaKernel.EW_ADD_F32_CONTIG4, elements / 4, stream,
                             KernelArguments.begin().u64(y).u64(a).u64(b).u64(elements / 4))));
             results.add(time(driver, stream, start, end, repetitions, "Mul by a [4] vector (ew_mul_f32_bcast)", 2 * bytes,
-                    () -> CudaNode.launch1d(kernels, "ew_mul_f32_bcast", elements, stream,
+                    () -> CudaNode.launch1d(kernels, CudaKernel.EW_MUL_F32_BCAST, elements, stream,
                             KernelArguments.begin().u64(y).u64(a).u64(channel).u64(elements).u32(layout.rank()).layout(layout))));
             results.add(time(driver, stream, start, end, repetitions, "Relu (un_relu_f32_v4)", 2 * bytes,
-                    () -> CudaNode.launch1d(kernels, "un_relu_f32_v4", elements / 4, stream,
+                    () -> CudaNode.launch1d(kernels, CudaKernel.UN_RELU_F32_V4, elements / 4, stream,
                             KernelArguments.begin().u64(y).u64(a).u64(elements / 4))));
             results.add(time(driver, stream, start, end, repetitions, "Sigmoid (un_sigmoid_f32_v4)", 2 * bytes,
-                    () -> CudaNode.launch1d(kernels, "un_sigmoid_f32_v4", elements / 4, stream,
+                    () -> CudaNode.launch1d(kernels, CudaKernel.UN_SIGMOID_F32_V4, elements / 4, stream,
                             KernelArguments.begin().u64(y).u64(a).u64(elements / 4))));
             return results;
         } finally {

@@ -1,6 +1,8 @@
 package dev.javaep.cuda.kernel;
 
 import dev.javaep.cuda.CudaDevice;
+import dev.javaep.cuda.kernel.ptx.CudaKernel;
+import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.spi.Broadcasting;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
@@ -15,8 +17,6 @@ import java.util.Arrays;
 final class MatrixProductNode extends CudaNode {
     enum Kind { MATMUL, GEMM }
 
-    private static final int TILE = 16;
-    private static final int MAX_GRID_Z = 65_535;
 
     private final Kind kind;
     private final float alpha;
@@ -156,19 +156,18 @@ final class MatrixProductNode extends CudaNode {
     private static void launch(CudaKernelLibrary kernels, long stream, long y, long a, long b, long c, long m, long n, long k,
                                boolean transA, boolean transB, float alpha, float beta, long cRowStride, long cColStride,
                                boolean hasC, long aBatchStride, long bBatchStride, long yBatchStride, long batches) {
-        if (m > (long) TILE * 65_535 || n > Integer.MAX_VALUE || k > Integer.MAX_VALUE) {
+        if (m > Integer.MAX_VALUE || n > Integer.MAX_VALUE || k > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("MatMul/Gemm: [" + m + " × " + k + "] · [" + k + " × " + n
-                    + "] exceeds the kernel's grid limits");
+                    + "] exceeds the kernel's 32-bit dimensions");
         }
-        for (long first = 0; first < batches; first += MAX_GRID_Z) {
-            int count = (int) Math.min(MAX_GRID_Z, batches - first);
+        for (long first = 0; first < batches; first += LaunchShape.MAX_GRID_YZ) {
+            int count = (int) Math.min(LaunchShape.MAX_GRID_YZ, batches - first);
             KernelArguments args = KernelArguments.begin()
                     .u64(y + first * yBatchStride * 4).u64(a + first * aBatchStride * 4).u64(b + first * bBatchStride * 4).u64(c)
                     .u32((int) m).u32((int) n).u32((int) k).u32(transA ? 1 : 0).u32(transB ? 1 : 0)
                     .f32(alpha).f32(beta).u64(cRowStride).u64(cColStride).u32(hasC ? 1 : 0)
                     .u64(aBatchStride).u64(bBatchStride).u64(yBatchStride);
-            kernels.driver().launchKernel(kernels.function("gemm_f32"), (int) ((n + TILE - 1) / TILE),
-                    (int) ((m + TILE - 1) / TILE), count, TILE, TILE, 1, 0, stream, args.pointers());
+            kernels.launch(CudaKernel.GEMM_F32, LaunchShape.gemm(m, n, count), stream, args);
         }
     }
 }

@@ -1,6 +1,8 @@
 package dev.javaep.cuda.kernel;
 
 import dev.javaep.cuda.CudaDevice;
+import dev.javaep.cuda.kernel.ptx.CudaKernel;
+import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
 
@@ -10,8 +12,6 @@ import dev.javaep.spi.Tensor;
  * inner axis, one thread per (outer, inner) pair walks the strided axis.
  */
 final class SoftmaxNode extends CudaNode {
-    private static final int WARPS_PER_BLOCK = BLOCK / 32;
-
     private final long axis;
     private final boolean flattenTo2d;
 
@@ -38,11 +38,10 @@ final class SoftmaxNode extends CudaNode {
         long axisLength = flattenTo2d ? product(shape, a, rank) : shape[a];
         long inner = flattenTo2d ? 1 : product(shape, a + 1, rank);
         if (inner == 1) {
-            long blocks = Math.max(1, Math.min((outer + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK, 65_535));
-            kernels.driver().launchKernel(kernels.function("softmax_rows_f32"), (int) blocks, 1, 1, BLOCK, 1, 1, 0, stream,
-                    KernelArguments.begin().u64(address(y)).u64(address(x)).u64(outer).u64(axisLength).pointers());
+            kernels.launch(CudaKernel.SOFTMAX_ROWS_F32, LaunchShape.softmaxRows(outer), stream,
+                    KernelArguments.begin().u64(address(y)).u64(address(x)).u64(outer).u64(axisLength));
         } else {
-            launch1d(kernels, "softmax_strided_f32", outer * inner, stream,
+            launch1d(kernels, CudaKernel.SOFTMAX_STRIDED_F32, outer * inner, stream,
                     KernelArguments.begin().u64(address(y)).u64(address(x)).u64(outer).u64(axisLength).u64(inner));
         }
     }
