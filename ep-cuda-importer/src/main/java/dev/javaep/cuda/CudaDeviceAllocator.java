@@ -4,7 +4,6 @@ import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.spi.DeviceAllocator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Device memory from the device's default memory pool, stream-ordered where ORT names the stream
@@ -18,10 +17,8 @@ final class CudaDeviceAllocator implements DeviceAllocator {
     private final CudaDevice device;
     private final CudaDriver driver;
     private final long pool;
-    /** The stream each live allocation was ordered on ({@link #NO_STREAM} for cuMemAlloc). */
+    /** The stream each live allocation is ordered on ({@link #NO_STREAM} for cuMemAlloc), by address. */
     private final Map<Long, Long> streamOf = new ConcurrentHashMap<>();
-    private final AtomicLong liveBytes = new AtomicLong();
-    private final Map<Long, Long> sizeOf = new ConcurrentHashMap<>();
 
     CudaDeviceAllocator(CudaDevice device) {
         this.device = device;
@@ -34,7 +31,7 @@ final class CudaDeviceAllocator implements DeviceAllocator {
     @Override
     public long allocate(long bytes) {
         device.makeCurrent();
-        return track(driver.memAlloc(Math.max(bytes, 1)), bytes, NO_STREAM);
+        return track(driver.memAlloc(Math.max(bytes, 1)), NO_STREAM);
     }
 
     @Override
@@ -43,13 +40,11 @@ final class CudaDeviceAllocator implements DeviceAllocator {
             return allocate(bytes);
         }
         device.makeCurrent();
-        return track(driver.memAllocAsync(Math.max(bytes, 1), stream), bytes, stream);
+        return track(driver.memAllocAsync(Math.max(bytes, 1), stream), stream);
     }
 
-    private long track(long address, long bytes, long stream) {
+    private long track(long address, long stream) {
         streamOf.put(address, stream);
-        sizeOf.put(address, bytes);
-        liveBytes.addAndGet(bytes);
         return address;
     }
 
@@ -60,7 +55,6 @@ final class CudaDeviceAllocator implements DeviceAllocator {
             throw new IllegalArgumentException("javaep: JavaCuda allocator asked to free 0x" + Long.toHexString(address)
                     + ", which it did not allocate (or already freed)");
         }
-        liveBytes.addAndGet(-sizeOf.remove(address));
         device.makeCurrent();
         if (stream == NO_STREAM) {
             driver.memFree(address);
@@ -70,11 +64,6 @@ final class CudaDeviceAllocator implements DeviceAllocator {
             // The stream was destroyed after synchronising: nothing queued on it can still use the memory.
             driver.memFreeAsync(address, 0L);
         }
-    }
-
-    @Override
-    public Map<String, String> statistics() {
-        return Map.of("InUse", Long.toString(liveBytes.get()), "NumAllocs", Integer.toString(streamOf.size()));
     }
 
     @Override

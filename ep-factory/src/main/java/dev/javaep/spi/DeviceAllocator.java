@@ -1,7 +1,5 @@
 package dev.javaep.spi;
 
-import java.util.Map;
-
 /**
  * Memory for one {@link MemorySpace}, as ORT's {@code OrtAllocator}. Addresses are raw device
  * addresses. Called from any thread; implementations must be thread-safe. Allocation failure
@@ -23,11 +21,6 @@ public interface DeviceAllocator extends AutoCloseable {
     /** Memory ORT keeps for the session's lifetime (initializers); defaults to {@link #allocate(long)}. */
     default long reserve(long bytes) {
         return allocate(bytes);
-    }
-
-    /** Statistics ORT shows apps ({@code AllocatorGetStats}), empty if none. */
-    default Map<String, String> statistics() {
-        return Map.of();
     }
 
     @Override

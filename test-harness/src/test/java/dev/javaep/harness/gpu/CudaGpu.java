@@ -43,18 +43,4 @@ final class CudaGpu {
             driver.primaryCtxRelease(device);
         }
     }
-
-    /** Resident set size of this process in KiB (Linux). */
-    static long rssKib() {
-        try {
-            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.replaceAll("\\D", ""));
-                }
-            }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        return -1;
-    }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.bridge.BridgeStatistics;
 import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.harness.ProcessMemory;
 import dev.javaep.harness.TestPaths;
 import dev.javaep.harness.models.Models;
 import dev.javaep.harness.ort.EpDevice;
@@ -79,7 +80,7 @@ class CudaSoakIT {
     private static long nativeKib() {
         System.gc();
         long heapKib = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() >> 10;
-        return CudaGpu.rssKib() - heapKib;
+        return ProcessMemory.residentKib() - heapKib;
     }
 
     @Test

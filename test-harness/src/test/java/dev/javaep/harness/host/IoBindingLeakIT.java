@@ -3,6 +3,7 @@ package dev.javaep.harness.host;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javaep.harness.ProcessMemory;
 import dev.javaep.harness.TestPaths;
 import dev.javaep.harness.ort.Allocator;
 import dev.javaep.harness.ort.IoBinding;
@@ -14,10 +15,6 @@ import dev.javaep.harness.ort.RunOptions;
 import dev.javaep.harness.ort.Session;
 import dev.javaep.harness.ort.TensorData;
 import dev.javaep.spi.ElementType;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -97,15 +94,6 @@ class IoBindingLeakIT {
 
     private static long residentKib() {
         System.gc();
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        throw new IllegalStateException("no VmRSS in /proc/self/status");
+        return ProcessMemory.residentKib();
     }
 }
