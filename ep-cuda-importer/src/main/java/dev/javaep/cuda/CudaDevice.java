@@ -64,7 +64,7 @@ public final class CudaDevice implements AutoCloseable {
                 library = kernels;
                 if (library == null) {
                     makeCurrent();
-                    kernels = library = CudaKernelLibrary.load(driver);
+                    kernels = library = CudaKernelLibrary.load(driver, info);
                 }
             }
         }

@@ -1,5 +1,6 @@
 package dev.javaep.cuda.kernel;
 
+import dev.javaep.cuda.driver.CudaDeviceInfo;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.kernel.ptx.CudaKernel;
 import dev.javaep.cuda.kernel.ptx.LaunchShape;
@@ -15,15 +16,23 @@ public final class CudaKernelLibrary implements AutoCloseable {
     private final CudaDriver driver;
     private final long module;
     private final AtomicLongArray functions = new AtomicLongArray(CudaKernel.values().length);
+    /** Grid cap of the 1-D kernels: 16 blocks of 256 threads per SM fill the device. */
+    private final int maxLinearBlocks;
 
-    private CudaKernelLibrary(CudaDriver driver, long module) {
+    private CudaKernelLibrary(CudaDriver driver, long module, int multiprocessors) {
         this.driver = driver;
         this.module = module;
+        this.maxLinearBlocks = Math.max(1, multiprocessors) * 16;
     }
 
     /** Loads the module into the current context. */
-    public static CudaKernelLibrary load(CudaDriver driver) {
-        return new CudaKernelLibrary(driver, driver.moduleLoadData(PtxModule.source()));
+    public static CudaKernelLibrary load(CudaDriver driver, CudaDeviceInfo device) {
+        return new CudaKernelLibrary(driver, driver.moduleLoadData(PtxModule.source()), device.multiprocessorCount());
+    }
+
+    /** The geometry of a grid-stride 1-D kernel over {@code items} on this device. */
+    LaunchShape linear(long items) {
+        return LaunchShape.linear(items, maxLinearBlocks);
     }
 
     public CudaDriver driver() {

@@ -2,7 +2,6 @@ package dev.javaep.cuda.kernel;
 
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.kernel.ptx.CudaKernel;
-import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.KernelContext;
@@ -32,7 +31,7 @@ abstract class CudaNode implements CompiledNode {
 
     /** A grid-stride 1-D kernel over {@code work} items. */
     static void launch1d(CudaKernelLibrary kernels, CudaKernel kernel, long work, long stream, KernelArguments args) {
-        kernels.launch(kernel, LaunchShape.linear(work), stream, args);
+        kernels.launch(kernel, kernels.linear(work), stream, args);
     }
 
     Tensor floatInput(KernelContext context, int index) {

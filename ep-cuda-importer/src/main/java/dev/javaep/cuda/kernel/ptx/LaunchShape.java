@@ -18,8 +18,18 @@ public record LaunchShape(int gridX, int gridY, int gridZ, int blockX, int block
      * {@code softmax_strided_f32} ({@code items} = outer*inner).
      */
     public static LaunchShape linear(long items) {
+        return linear(items, MAX_LINEAR_BLOCKS);
+    }
+
+    /**
+     * As {@link #linear(long)} with at most {@code maxBlocks} blocks. Capping at a few blocks per SM
+     * lets each thread loop over several items, which pays off for kernels with per-thread setup
+     * (the broadcast kernels load their 192-byte layout once per thread).
+     */
+    public static LaunchShape linear(long items, int maxBlocks) {
         requirePositive(items, "items");
-        long blocks = Math.min((items + LINEAR_BLOCK - 1) / LINEAR_BLOCK, MAX_LINEAR_BLOCKS);
+        requirePositive(maxBlocks, "maxBlocks");
+        long blocks = Math.min((items + LINEAR_BLOCK - 1) / LINEAR_BLOCK, Math.min(maxBlocks, MAX_LINEAR_BLOCKS));
         return new LaunchShape((int) blocks, 1, 1, LINEAR_BLOCK, 1, 1);
     }
 
