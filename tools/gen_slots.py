@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates the Java slot enums (dev.javaep.ort.OrtApiSlot, OrtEpApiSlot) from the slot tables in
+"""Generates the Java slot enums (dev.javaep.ort.OrtApiSlot, OrtEpApiSlot, OrtInteropApiSlot) from the slot tables in
 docs/reference/*.tsv (index, name, C signature; transcribed from ORT's public API-30 headers and
 cross-checked against ORT's own static_asserts, see docs/reference/README.md).
 
@@ -18,6 +18,8 @@ ORTAPI_VERSIONS = [(101, 1), (118, 2), (124, 3), (126, 4), (149, 5), (157, 6), (
                    # 415..422: added between 25 and 28, exact split unknown: assume the newest.
                    (422, 28), (423, 28), (424, 29), (425, 30)]
 EPAPI_VERSIONS = [(1, 22), (15, 23), (49, 24), (72, 25), (73, 29)]
+# interop_api.cc static_asserts: SignalSemaphore == 10 "version 24", DeinitGraphicsInteropForEpDevice == 12 "version 25".
+INTEROPAPI_VERSIONS = [(10, 24), (12, 25)]
 
 ORTAPI_USED = """
 CreateStatus GetErrorCode GetErrorMessage CreateEnv CreateSession CreateSessionFromArray Run CreateSessionOptions
@@ -55,6 +57,12 @@ NodeComputeContext_NodeName EpDevice_AddAllocatorInfo MemoryInfo_GetMemoryDevice
 MemoryDevice_AreEqual MemoryDevice_GetDeviceType MemoryDevice_GetMemoryType MemoryDevice_GetVendorId
 MemoryDevice_GetDeviceId SyncStream_GetImpl SyncStream_GetSyncId CreateHardwareDevice ReleaseHardwareDevice
 GetEnvConfigEntries GetSyncIdForLastWaitOnSyncStream
+""".split()
+
+INTEROPAPI_USED = """
+CreateExternalResourceImporterForDevice ReleaseExternalResourceImporter CanImportMemory ImportMemory
+ReleaseExternalMemoryHandle CreateTensorFromMemory CanImportSemaphore ImportSemaphore ReleaseExternalSemaphoreHandle
+WaitSemaphore SignalSemaphore
 """.split()
 
 ENUMS = {"OrtErrorCode", "OrtLoggingLevel", "ONNXTensorElementDataType", "OrtAllocatorType", "OrtMemType",
@@ -176,4 +184,6 @@ generate("docs/reference/ortapi-slots.tsv", ORTAPI_USED, ORTAPI_VERSIONS, "OrtAp
          "The slots of {@code struct OrtApi} (onnxruntime_c_api.h) that javaep calls.")
 generate("docs/reference/ortepapi-slots.tsv", EPAPI_USED, EPAPI_VERSIONS, "OrtEpApiSlot", "OrtEpApi",
          "The slots of {@code struct OrtEpApi} (onnxruntime_ep_c_api.h) that javaep calls.")
-print("generated OrtApiSlot, OrtEpApiSlot")
+generate("docs/reference/ortinteropapi-slots.tsv", INTEROPAPI_USED, INTEROPAPI_VERSIONS, "OrtInteropApiSlot",
+         "OrtInteropApi", "The slots of {@code struct OrtInteropApi} (onnxruntime_c_api.h, API 24) that javaep calls.")
+print("generated OrtApiSlot, OrtEpApiSlot, OrtInteropApiSlot")

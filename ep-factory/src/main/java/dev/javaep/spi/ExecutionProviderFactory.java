@@ -64,6 +64,18 @@ public interface ExecutionProviderFactory extends AutoCloseable {
         throw new UnsupportedOperationException(name() + " has no device streams");
     }
 
+    /**
+     * An importer of app-owned memory and semaphores for one of this factory's devices (what apps get
+     * from {@code OrtInteropApi::CreateExternalResourceImporterForDevice}); empty when the EP imports
+     * nothing, which apps see as a NULL importer. javaep closes it once the app released it and every
+     * handle it imported.
+     *
+     * @param offer the offer ORT's {@code OrtEpDevice} was made from
+     */
+    default Optional<ExternalResourceImporter> createImporter(DeviceOffer offer) {
+        return Optional.empty();
+    }
+
     @Override
     default void close() {}
 }
