@@ -24,6 +24,10 @@ final class CudaStream implements DeviceStream {
         return LIVE.contains(stream);
     }
 
+    CudaDevice device() {
+        return device;
+    }
+
     @Override
     public long handle() {
         return stream;

@@ -11,6 +11,7 @@ import dev.javaep.spi.DeviceStream;
 import dev.javaep.spi.EpLogger;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.ExecutionProviderFactory;
+import dev.javaep.spi.ExternalResourceImporter;
 import dev.javaep.spi.FactoryContext;
 import dev.javaep.spi.HardwareDevice;
 import dev.javaep.spi.HardwareDeviceType;
@@ -119,6 +120,15 @@ public final class JavaCudaExecutionProviderFactory implements ExecutionProvider
                     + selected.size() + " were selected");
         }
         return new JavaCudaExecutionProvider(deviceFor(selected.getFirst()), logger);
+    }
+
+    /**
+     * The importer of Vulkan/D3D12/CUDA-VMM memory and timeline semaphores for the offer's device; see
+     * {@link CudaExternalResourceImporter}.
+     */
+    @Override
+    public Optional<ExternalResourceImporter> createImporter(DeviceOffer offer) {
+        return Optional.of(new CudaExternalResourceImporter(deviceFor(offer.device())));
     }
 
     private CudaDevice deviceFor(HardwareDevice hardware) {

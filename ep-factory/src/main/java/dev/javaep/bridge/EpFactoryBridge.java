@@ -7,8 +7,10 @@ import dev.javaep.spi.DeviceAllocator;
 import dev.javaep.spi.DeviceOffer;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.ExecutionProviderFactory;
+import dev.javaep.spi.ExternalResourceImporter;
 import dev.javaep.spi.HardwareDevice;
 import dev.javaep.spi.HardwareDeviceType;
+import dev.javaep.spi.MemoryKind;
 import dev.javaep.spi.MemoryLocation;
 import dev.javaep.spi.MemorySpace;
 import java.lang.foreign.Arena;
@@ -32,7 +34,7 @@ public final class EpFactoryBridge {
             OrtEpFactoryStruct.ReleaseEp, OrtEpFactoryStruct.GetVendorId, OrtEpFactoryStruct.GetVersion,
             OrtEpFactoryStruct.CreateDataTransfer, OrtEpFactoryStruct.IsStreamAware,
             OrtEpFactoryStruct.CreateAllocator, OrtEpFactoryStruct.ReleaseAllocator,
-            OrtEpFactoryStruct.CreateSyncStreamForDevice);
+            OrtEpFactoryStruct.CreateSyncStreamForDevice, OrtEpFactoryStruct.CreateExternalResourceImporterForDevice);
 
     private final ExecutionProviderFactory factory;
     private final OrtRuntime runtime;
@@ -48,6 +50,10 @@ public final class EpFactoryBridge {
     private final Map<HardwareDevice, MemorySegment> createdDevices = new ConcurrentHashMap<>();
     /** What was offered per {@code OrtHardwareDevice} address, for CreateEp. */
     private final Map<Long, DeviceOffer> offers = new ConcurrentHashMap<>();
+    /** What was offered per {@code OrtEpDevice} address, for importers. */
+    private final Map<Long, DeviceOffer> offersByEpDevice = new ConcurrentHashMap<>();
+    /** ORT's CPU memory info, for tensors over memory a host EP imported; made on first use. */
+    private volatile MemorySegment cpuMemoryInfo;
 
     private EpFactoryBridge(ExecutionProviderFactory factory, OrtRuntime runtime) {
         this.factory = factory;
@@ -76,6 +82,9 @@ public final class EpFactoryBridge {
             bridge.factory.close();
         } finally {
             bridge.memoryInfos.values().forEach(bridge.api()::releaseMemoryInfo);
+            if (bridge.cpuMemoryInfo != null) {
+                bridge.api().releaseMemoryInfo(bridge.cpuMemoryInfo);
+            }
             bridge.createdDevices.values().forEach(bridge.runtime.epApi()::releaseHardwareDevice);
             bridge.arena.close();
         }
@@ -169,6 +178,7 @@ public final class EpFactoryBridge {
             throw e;
         }
         offers.put(hardwareDevice.address(), offer);
+        offersByEpDevice.put(epDevice.address(), offer);
         return epDevice;
     }
 
@@ -285,5 +295,43 @@ public final class EpFactoryBridge {
             throw e;
         }
         return MemorySegment.NULL;
+    }
+
+    static MemorySegment createExternalResourceImporterForDevice(MemorySegment self, MemorySegment epDevice,
+                                                                 MemorySegment importerOut) {
+        EpFactoryBridge bridge = REGISTRY.get(self);
+        MemorySegment out = importerOut.reinterpret(ValueLayout.ADDRESS.byteSize());
+        out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
+        DeviceOffer offer = bridge.offersByEpDevice.get(epDevice.address());
+        if (offer == null) {
+            throw new IllegalArgumentException("javaep: " + bridge.factory.name() + " did not create this OrtEpDevice");
+        }
+        Optional<ExternalResourceImporter> importer = bridge.factory.createImporter(offer);
+        if (importer.isEmpty()) {
+            return MemorySegment.NULL; // success with no importer: apps see "not supported"
+        }
+        try {
+            out.set(ValueLayout.ADDRESS, 0, ImporterBridge.create(importer.get(), bridge.runtime, bridge.factory.name(),
+                    epDevice, bridge.tensorMemoryInfo(offer)));
+        } catch (RuntimeException | Error e) {
+            importer.get().close();
+            throw e;
+        }
+        return MemorySegment.NULL;
+    }
+
+    /** Where tensors over imported memory live: the device's memory space, or CPU memory for a host EP. */
+    private MemorySegment tensorMemoryInfo(DeviceOffer offer) {
+        Optional<MemorySpace> deviceSpace = offer.memorySpaces().stream()
+                .filter(s -> s.location().kind() == MemoryKind.DEVICE).findFirst();
+        if (deviceSpace.isPresent()) {
+            return memoryInfo(deviceSpace.get());
+        }
+        synchronized (this) {
+            if (cpuMemoryInfo == null) {
+                cpuMemoryInfo = api().createCpuMemoryInfo(0 /* OrtDeviceAllocator */, 0 /* OrtMemTypeDefault */);
+            }
+            return cpuMemoryInfo;
+        }
     }
 }

@@ -35,6 +35,11 @@ final class HandleRegistry<T> {
         return object;
     }
 
+    /** The object at {@code self}, or null when javaep did not create it (or it was released). */
+    T find(MemorySegment self) {
+        return objects.get(self.address());
+    }
+
     T remove(MemorySegment self) {
         return objects.remove(self.address());
     }

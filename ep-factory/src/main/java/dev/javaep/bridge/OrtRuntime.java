@@ -1,6 +1,7 @@
 package dev.javaep.bridge;
 
 import dev.javaep.ort.OrtApi;
+import dev.javaep.ort.OrtApiBase;
 import dev.javaep.ort.OrtEpApi;
 import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.ort.OrtException;
@@ -37,7 +38,16 @@ public record OrtRuntime(OrtApi api, OrtEpApi epApi, String ortVersion, MemorySe
         return runtime;
     }
 
+    /** The API version javaep negotiated (at most the one it was compiled for). */
     public int apiVersion() {
         return api.version();
+    }
+
+    /**
+     * The API version of the running ORT itself (1.x offers API x), which may be newer than
+     * {@link #apiVersion()}: what decides whether an enum value the runtime defines can arrive.
+     */
+    public int runtimeApiVersion() {
+        return OrtApiBase.minorVersion(ortVersion);
     }
 }

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.util.EnumSet;
+import java.util.Optional;
 
 /** An {@code OrtSyncStreamImpl} in front of one {@link DeviceStream}; ORT owns it and calls Release. */
 final class SyncStreamBridge {
@@ -31,6 +32,11 @@ final class SyncStreamBridge {
 
     static MemorySegment create(DeviceStream stream, OrtRuntime runtime) {
         return new SyncStreamBridge(stream, runtime).struct;
+    }
+
+    /** The stream behind an {@code OrtSyncStreamImpl}, if javaep created it. */
+    static Optional<DeviceStream> deviceStream(MemorySegment impl) {
+        return Optional.ofNullable(REGISTRY.find(impl)).map(bridge -> bridge.stream);
     }
 
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------

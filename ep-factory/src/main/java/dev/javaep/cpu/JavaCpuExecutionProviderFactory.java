@@ -3,11 +3,13 @@ package dev.javaep.cpu;
 import dev.javaep.spi.DeviceOffer;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.ExecutionProviderFactory;
+import dev.javaep.spi.ExternalResourceImporter;
 import dev.javaep.spi.HardwareDevice;
 import dev.javaep.spi.HardwareDeviceType;
 import dev.javaep.spi.JavaepVersion;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** {@code JavaCpuExecutionProvider}: a pure-Java EP on the host CPU, runs anywhere a JVM runs. */
 public final class JavaCpuExecutionProviderFactory implements ExecutionProviderFactory {
@@ -34,6 +36,12 @@ public final class JavaCpuExecutionProviderFactory implements ExecutionProviderF
                 .filter(d -> d.type() == HardwareDeviceType.CPU)
                 .map(d -> new DeviceOffer(d, Map.of("javaep.kernels", "java"), Map.of()))
                 .toList();
+    }
+
+    /** Zero-copy imports of host-mappable memory; see {@link HostMemoryImporter}. */
+    @Override
+    public Optional<ExternalResourceImporter> createImporter(DeviceOffer offer) {
+        return Optional.of(new HostMemoryImporter());
     }
 
     @Override

@@ -559,6 +559,23 @@ public final class OrtApi {
         }
     }
 
+    /**
+     * A tensor over caller-owned memory whose release calls {@code deleter->Free(data)}
+     * ({@code CreateTensorWithDataAndDeleterAsOrtValue}); the tensor's memory info is {@code deleter->Info}.
+     */
+    public MemorySegment createTensorWithDataAndDeleter(MemorySegment deleter, MemorySegment data, long byteSize,
+                                                        long[] shape, int elementType) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment dims = shape.length == 0 ? arena.allocate(JAVA_LONG) : arena.allocateFrom(JAVA_LONG, shape);
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((MemorySegment) table.handle(OrtApiSlot.CreateTensorWithDataAndDeleterAsOrtValue).invokeExact(deleter,
+                    data, byteSize, dims, (long) shape.length, elementType, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     public void releaseValue(MemorySegment value) {
         try {
             table.handle(OrtApiSlot.ReleaseValue).invokeExact(value);

@@ -65,7 +65,8 @@ public final class OrtApiBase {
                 + "; javaep needs ONNX Runtime 1." + OrtApi.MINIMUM_API_VERSION + " or newer");
     }
 
-    static int minorVersion(String version) {
+    /** The minor version of an ORT version string ("1.29.0" → 29): the API version that runtime offers. */
+    public static int minorVersion(String version) {
         try {
             String[] parts = version.split("[.\\-+]");
             return Integer.parseInt(parts[1]);

@@ -140,4 +140,13 @@ public final class OrtEpApi {
             throw OrtApi.rethrow(t);
         }
     }
+
+    /** The EP implementation behind an {@code OrtSyncStream} (whichever EP created it). */
+    public MemorySegment syncStreamImpl(MemorySegment stream) {
+        try {
+            return (MemorySegment) table.handle(OrtEpApiSlot.SyncStream_GetImpl).invokeExact(stream);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
 }

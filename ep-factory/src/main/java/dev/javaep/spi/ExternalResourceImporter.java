@@ -29,15 +29,16 @@ public interface ExternalResourceImporter extends AutoCloseable {
     }
 
     /**
-     * Makes work queued later on {@code streamHandle} (the native stream of an {@code OrtSyncStream}
-     * of this EP) wait until the semaphore reaches {@code value}. Must not block the calling thread.
+     * Makes work queued later on {@code stream} (one of this factory's streams, from the app's
+     * {@code OrtSyncStream}) wait until the semaphore reaches {@code value}. Must not block the
+     * calling thread. Throw {@link IllegalArgumentException} for a stream of another device.
      */
-    default void waitSemaphore(ImportedSemaphore semaphore, long streamHandle, long value) {
+    default void waitSemaphore(ImportedSemaphore semaphore, DeviceStream stream, long value) {
         throw new UnsupportedOperationException("this importer has no semaphores");
     }
 
-    /** Sets the semaphore to {@code value} once the work queued so far on {@code streamHandle} is done. */
-    default void signalSemaphore(ImportedSemaphore semaphore, long streamHandle, long value) {
+    /** Sets the semaphore to {@code value} once the work queued so far on {@code stream} is done. */
+    default void signalSemaphore(ImportedSemaphore semaphore, DeviceStream stream, long value) {
         throw new UnsupportedOperationException("this importer has no semaphores");
     }
 

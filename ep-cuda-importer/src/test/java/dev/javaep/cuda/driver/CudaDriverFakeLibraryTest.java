@@ -1,5 +1,6 @@
 package dev.javaep.cuda.driver;
 
+import static dev.javaep.cuda.driver.FakeCuda.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -14,9 +15,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
-import java.lang.invoke.MethodHandle;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,30 +27,17 @@ import org.junit.jupiter.api.Test;
  * to produce on demand. Runs wherever gcc does; the real driver is CudaDriverGpuTest's job.
  */
 class CudaDriverFakeLibraryTest {
-    // keys of fake_last(), in the order of the C enum
-    private static final int K_TYPE = 0, K_FD = 1, K_HANDLE = 2, K_NAME = 3, K_SIZE = 4, K_FLAGS = 5,
-            K_NONZERO_RESERVED = 6, K_OFFSET = 7, K_FENCE_VALUE = 8, K_NUM_SEMS = 9, K_SEM = 10, K_STREAM = 11,
-            K_GRID = 12, K_BLOCK = 13, K_SHARED_MEM = 14, K_RELEASE_THRESHOLD = 15, K_EVENT = 16, K_CTX = 17;
     private static final long BUSY = 0xB05;
 
+    private static FakeCuda fake;
     private static CudaLibrary library;
-    private static MethodHandle fakeConfigure;
-    private static MethodHandle fakeLast;
     private static CudaDriver driver;
 
     @BeforeAll
-    static void buildFakeDriver() throws Throwable {
-        Gcc.assumeAvailable();
-        Path source = Gcc.resource("fake_libcuda.c");
-        Path so = Gcc.workDir().resolve("libfakecuda.so").toAbsolutePath();
-        Gcc.compile(List.of("-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", so.toString(), source.toString()));
-        SymbolLookup lookup = SymbolLookup.libraryLookup(so, Arena.global());
-        library = new CudaLibrary(lookup, "fake libcuda (" + so.getFileName() + ")");
-        Linker linker = Linker.nativeLinker();
-        fakeConfigure = linker.downcallHandle(lookup.findOrThrow("fake_configure"),
-                FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT));
-        fakeLast = linker.downcallHandle(lookup.findOrThrow("fake_last"), FunctionDescriptor.of(JAVA_LONG, JAVA_INT));
-        driver = CudaDriver.open(library);
+    static void buildFakeDriver() {
+        fake = FakeCuda.build();
+        library = fake.library;
+        driver = fake.driver();
     }
 
     @AfterEach
@@ -60,12 +45,12 @@ class CudaDriverFakeLibraryTest {
         configure(0, 1);
     }
 
-    private static void configure(int initResult, int errorNames) throws Throwable {
-        fakeConfigure.invokeExact(initResult, errorNames);
+    private static void configure(int initResult, int errorNames) {
+        fake.configure(initResult, errorNames);
     }
 
-    private static long last(int key) throws Throwable {
-        return (long) fakeLast.invokeExact(key);
+    private static long last(int key) {
+        return fake.last(key);
     }
 
     // ---- load and errors ----------------------------------------------------------------------

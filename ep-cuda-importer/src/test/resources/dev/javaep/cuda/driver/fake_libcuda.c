@@ -222,7 +222,14 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
     *p = (CUdeviceptr) (uintptr_t) malloc(n);
     return 0;
 }
-CUresult cuMemFree_v2(CUdeviceptr p) { free((void *) (uintptr_t) p); return 0; }
+/* Mapped external buffers are fake addresses at 0xD0000000 + offset (see cuExternalMemoryGetMappedBuffer). */
+#define FAKE_MAPPED_BASE 0xD0000000ull
+#define FAKE_MAPPED_END 0xE0000000ull
+CUresult cuMemFree_v2(CUdeviceptr p) {
+    if (p >= FAKE_MAPPED_BASE && p < FAKE_MAPPED_END) return 0;
+    free((void *) (uintptr_t) p);
+    return 0;
+}
 CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, void *stream) {
     g_last[K_STREAM] = (long long) (uintptr_t) stream;
     return cuMemAlloc_v2(p, n);
@@ -336,7 +343,7 @@ CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr *p, void *ext, const CUDA_E
     g_last[K_FLAGS] = d->flags;
     g_last[K_NONZERO_RESERVED] = nonzero(d->reserved, 16);
     if (d->flags || g_last[K_NONZERO_RESERVED]) return 1;
-    *p = 0xD0000000ull + d->offset;
+    *p = FAKE_MAPPED_BASE + d->offset;
     return 0;
 }
 CUresult cuDestroyExternalMemory(void *ext) { return (uintptr_t) ext == 0xE3E3 ? 0 : 400; }

@@ -1,0 +1,77 @@
+package dev.javaep.cuda.driver;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code fake_libcuda.c} built with gcc and loaded as a {@link CudaLibrary}: a stand-in driver that
+ * records what each call was given ({@link #last}) and fails on demand ({@link #configure}). Tests
+ * outside this package get a {@link CudaDriver} over it from {@link #build()}.
+ */
+public final class FakeCuda {
+    /** Keys of {@code fake_last()}, in the order of the C enum. */
+    public static final int K_TYPE = 0, K_FD = 1, K_HANDLE = 2, K_NAME = 3, K_SIZE = 4, K_FLAGS = 5,
+            K_NONZERO_RESERVED = 6, K_OFFSET = 7, K_FENCE_VALUE = 8, K_NUM_SEMS = 9, K_SEM = 10, K_STREAM = 11,
+            K_GRID = 12, K_BLOCK = 13, K_SHARED_MEM = 14, K_RELEASE_THRESHOLD = 15, K_EVENT = 16, K_CTX = 17;
+
+    final CudaLibrary library;
+    private final MethodHandle fakeConfigure;
+    private final MethodHandle fakeLast;
+
+    private FakeCuda(CudaLibrary library, MethodHandle fakeConfigure, MethodHandle fakeLast) {
+        this.library = library;
+        this.fakeConfigure = fakeConfigure;
+        this.fakeLast = fakeLast;
+    }
+
+    /** Compiles and loads the fake; skips the calling test where gcc is missing. */
+    public static FakeCuda build() {
+        Gcc.assumeAvailable();
+        try {
+            Path source = Gcc.resource("fake_libcuda.c");
+            Path so = Gcc.workDir().resolve("libfakecuda.so").toAbsolutePath();
+            Gcc.compile(List.of("-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", so.toString(), source.toString()));
+            SymbolLookup lookup = SymbolLookup.libraryLookup(so, Arena.global());
+            Linker linker = Linker.nativeLinker();
+            return new FakeCuda(new CudaLibrary(lookup, "fake libcuda (" + so.getFileName() + ")"),
+                    linker.downcallHandle(lookup.findOrThrow("fake_configure"), FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT)),
+                    linker.downcallHandle(lookup.findOrThrow("fake_last"), FunctionDescriptor.of(JAVA_LONG, JAVA_INT)));
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot build fake_libcuda", e);
+        }
+    }
+
+    public CudaDriver driver() {
+        try {
+            return CudaDriver.open(library);
+        } catch (CudaUnavailableException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** What the fake recorded for {@code key} in its latest call that records it. */
+    public long last(int key) {
+        try {
+            return (long) fakeLast.invokeExact(key);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** The result cuInit returns, and whether cuGetErrorName/String know names (0 = fail them). */
+    public void configure(int initResult, int errorNames) {
+        try {
+            fakeConfigure.invokeExact(initResult, errorNames);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.javaep.bridge;
+
+import static dev.javaep.ort.OrtInteropLayouts.MEMORY_DESCRIPTOR;
+import static dev.javaep.ort.OrtInteropLayouts.MEMORY_HANDLE;
+import static dev.javaep.ort.OrtInteropLayouts.offset;
+
+import dev.javaep.ort.OrtExternalMemoryHandleStruct;
+import dev.javaep.spi.DeviceAllocator;
+import dev.javaep.spi.ExternalMemoryDescriptor;
+import dev.javaep.spi.ImportedMemory;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.util.EnumSet;
+import java.util.Optional;
+
+/**
+ * An {@code OrtExternalMemoryHandle} (the base struct ORT defines, nothing of ours after it) in front
+ * of one {@link ImportedMemory}. Tensors made from it are created with a deleter
+ * ({@code CreateTensorWithDataAndDeleterAsOrtValue}) that holds a reference, so the app may release
+ * the handle while tensors are still bound: the memory is unmapped when the last of them goes.
+ */
+final class ImportedMemoryBridge {
+    private static final HandleRegistry<ImportedMemoryBridge> REGISTRY = new HandleRegistry<>("OrtExternalMemoryHandle");
+    private static final CallbackStruct<OrtExternalMemoryHandleStruct> STRUCT = new CallbackStruct<>(
+            OrtExternalMemoryHandleStruct.class, OrtExternalMemoryHandleStruct.SIZE,
+            slot -> Upcalls.find(MethodHandles.lookup(), ImportedMemoryBridge.class, slot));
+
+    private final ImporterBridge importer;
+    private final ImportedMemory memory;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment struct;
+    private final References references = new References(this::close);
+    /** The {@code OrtAllocator} whose Free ORT calls when a tensor over this memory is released; made on first use. */
+    private MemorySegment tensorDeleter;
+
+    private ImportedMemoryBridge(ImporterBridge importer, ImportedMemory memory, ExternalMemoryDescriptor descriptor,
+                                 int descriptorVersion) {
+        this.importer = importer;
+        this.memory = memory;
+        this.struct = STRUCT.allocate(arena, importer.runtime().apiVersion(), EnumSet.allOf(OrtExternalMemoryHandleStruct.class));
+        struct.set(ValueLayout.ADDRESS, offset(MEMORY_HANDLE, "ep_device"), importer.epDevice());
+        // The app's descriptor, as the header asks, but without native_handle: after an fd import the
+        // fd is no longer the app's, and its number may be reused.
+        MemorySegment copy = struct.asSlice(offset(MEMORY_HANDLE, "descriptor"), MEMORY_DESCRIPTOR.byteSize());
+        copy.set(ValueLayout.JAVA_INT, 0, descriptorVersion);
+        copy.set(ValueLayout.JAVA_INT, offset(MEMORY_DESCRIPTOR, "handle_type"), descriptor.type().ortValue());
+        copy.set(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "size_bytes"), descriptor.sizeBytes());
+        copy.set(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "offset_bytes"), descriptor.offsetBytes());
+        REGISTRY.register(struct, this);
+    }
+
+    /** Wraps a fresh import; if that fails, the import is closed (the caller then still owns nothing new). */
+    static MemorySegment create(ImporterBridge importer, ImportedMemory memory, ExternalMemoryDescriptor descriptor,
+                                int descriptorVersion) {
+        try {
+            importer.references().retain();
+        } catch (RuntimeException e) {
+            memory.close();
+            throw e;
+        }
+        try {
+            return new ImportedMemoryBridge(importer, memory, descriptor, descriptorVersion).struct;
+        } catch (RuntimeException | Error e) {
+            try {
+                memory.close();
+            } finally {
+                importer.references().release();
+            }
+            throw e;
+        }
+    }
+
+    static Optional<ImportedMemoryBridge> find(MemorySegment handle) {
+        return Optional.ofNullable(REGISTRY.find(handle));
+    }
+
+    ImporterBridge importer() {
+        return importer;
+    }
+
+    long byteSize() {
+        return memory.byteSize();
+    }
+
+    /** A tensor view; the tensor holds a reference until ORT releases it. */
+    MemorySegment createTensor(InteropDescriptors.TensorView view) {
+        references.retain();
+        try {
+            return importer.runtime().api().createTensorWithDataAndDeleter(tensorDeleter(),
+                    MemorySegment.ofAddress(memory.address() + view.offsetBytes()), view.byteSize(), view.shape(),
+                    view.elementType().onnxValue());
+        } catch (RuntimeException | Error e) {
+            references.release();
+            throw e;
+        }
+    }
+
+    private synchronized MemorySegment tensorDeleter() {
+        if (tensorDeleter == null) {
+            tensorDeleter = AllocatorBridge.create(new TensorReferences(), importer.tensorMemoryInfo(), importer.runtime());
+        }
+        return tensorDeleter;
+    }
+
+    private void close() {
+        try {
+            memory.close();
+        } finally {
+            synchronized (this) {
+                if (tensorDeleter != null) {
+                    AllocatorBridge.release(tensorDeleter);
+                }
+            }
+            arena.close();
+            importer.references().release();
+        }
+    }
+
+    /** {@code handle->Release}: the app lets go of the handle (tensors may live on). */
+    static void release(MemorySegment handle) {
+        ImportedMemoryBridge bridge = REGISTRY.remove(handle);
+        if (bridge == null) {
+            BridgeLog.logger().warning("javaep: ReleaseExternalMemoryHandle got a handle javaep did not import,"
+                    + " or one already released; ignored");
+            return;
+        }
+        bridge.references.releaseOwner();
+    }
+
+    /** The deleter's "allocator": allocates nothing; each Free is one tensor letting go. */
+    private final class TensorReferences implements DeviceAllocator {
+        @Override
+        public long allocate(long bytes) {
+            throw new UnsupportedOperationException("javaep: imported memory is not an allocator");
+        }
+
+        @Override
+        public void free(long address) {
+            references.release();
+        }
+    }
+}

@@ -1,0 +1,224 @@
+package dev.javaep.bridge;
+
+import dev.javaep.ort.OrtExternalResourceImporterImplStruct;
+import dev.javaep.spi.DeviceStream;
+import dev.javaep.spi.ExternalMemoryDescriptor;
+import dev.javaep.spi.ExternalMemoryType;
+import dev.javaep.spi.ExternalResourceImporter;
+import dev.javaep.spi.ExternalSemaphoreDescriptor;
+import dev.javaep.spi.ExternalSemaphoreType;
+import dev.javaep.spi.ImportedMemory;
+import dev.javaep.spi.ImportedSemaphore;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.util.EnumSet;
+import java.util.List;
+
+/**
+ * An {@code OrtExternalResourceImporterImpl} in front of one {@link ExternalResourceImporter}, for one
+ * {@code OrtEpDevice}.
+ *
+ * <p>Lifetimes: the app's importer, every memory and semaphore handle, and every tensor over imported
+ * memory each hold a reference. Releasing in any order is safe: an import is freed when its handle
+ * and its last tensor are gone, and the importer when its last import is; nothing is freed twice, and
+ * a stale pointer is refused with ORT_INVALID_ARGUMENT (or logged, where the callback returns void).
+ */
+final class ImporterBridge {
+    private static final HandleRegistry<ImporterBridge> REGISTRY = new HandleRegistry<>("OrtExternalResourceImporterImpl");
+    private static final CallbackStruct<OrtExternalResourceImporterImplStruct> STRUCT = new CallbackStruct<>(
+            OrtExternalResourceImporterImplStruct.class, OrtExternalResourceImporterImplStruct.SIZE,
+            slot -> Upcalls.find(MethodHandles.lookup(), ImporterBridge.class, slot));
+
+    private final ExternalResourceImporter importer;
+    private final OrtRuntime runtime;
+    private final String epName;
+    private final MemorySegment epDevice;
+    private final MemorySegment tensorMemoryInfo;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment struct;
+    private final References references = new References(this::close);
+    private final InteropDescriptors.Importable<ExternalMemoryType> memoryTypes;
+    private final InteropDescriptors.Importable<ExternalSemaphoreType> semaphoreTypes;
+
+    private ImporterBridge(ExternalResourceImporter importer, OrtRuntime runtime, String epName, MemorySegment epDevice,
+                           MemorySegment tensorMemoryInfo) {
+        this.importer = importer;
+        this.runtime = runtime;
+        this.epName = epName;
+        this.epDevice = epDevice;
+        this.tensorMemoryInfo = tensorMemoryInfo;
+        this.memoryTypes = new InteropDescriptors.Importable<>(epName, this::canImport,
+                List.of(ExternalMemoryType.values()));
+        this.semaphoreTypes = new InteropDescriptors.Importable<>(epName, importer::canImportSemaphore,
+                List.of(ExternalSemaphoreType.values()));
+        this.struct = STRUCT.allocate(arena, runtime.apiVersion(), EnumSet.allOf(OrtExternalResourceImporterImplStruct.class));
+        REGISTRY.register(struct, this);
+    }
+
+    /**
+     * @param tensorMemoryInfo the {@code OrtMemoryInfo} of tensors over imported memory (the EP device's
+     *                         device memory, or CPU memory for a host EP); must outlive the importer
+     */
+    static MemorySegment create(ExternalResourceImporter importer, OrtRuntime runtime, String epName,
+                                MemorySegment epDevice, MemorySegment tensorMemoryInfo) {
+        return new ImporterBridge(importer, runtime, epName, epDevice, tensorMemoryInfo).struct;
+    }
+
+    OrtRuntime runtime() {
+        return runtime;
+    }
+
+    MemorySegment epDevice() {
+        return epDevice;
+    }
+
+    MemorySegment tensorMemoryInfo() {
+        return tensorMemoryInfo;
+    }
+
+    String epName() {
+        return epName;
+    }
+
+    /** Taken by each import; the importer closes when the app and every import have let go. */
+    References references() {
+        return references;
+    }
+
+    /** A value an app built against a newer ORT could pass, but this runtime does not define, is refused. */
+    private boolean canImport(ExternalMemoryType type) {
+        return type.sinceApi() <= runtime.runtimeApiVersion() && importer.canImportMemory(type);
+    }
+
+    private void close() {
+        REGISTRY.remove(struct);
+        try {
+            importer.close();
+        } finally {
+            arena.close();
+        }
+    }
+
+    private static MemorySegment clearOut(MemorySegment out, String what) {
+        if (out.equals(MemorySegment.NULL)) {
+            throw new IllegalArgumentException("javaep: the " + what + " out-pointer is NULL");
+        }
+        MemorySegment slot = out.reinterpret(ValueLayout.ADDRESS.byteSize());
+        slot.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
+        return slot;
+    }
+
+    private DeviceStream stream(MemorySegment stream) {
+        if (stream.equals(MemorySegment.NULL)) {
+            throw new IllegalArgumentException("javaep: the OrtSyncStream is NULL; pass the stream the session runs on"
+                    + " (CreateSyncStreamForEpDevice for this EP device, then RunOptionsSetSyncStream)");
+        }
+        MemorySegment impl = runtime.epApi().syncStreamImpl(stream);
+        return SyncStreamBridge.deviceStream(impl).orElseThrow(() -> new IllegalArgumentException(
+                "javaep: the OrtSyncStream was not created by " + epName + "; create it with CreateSyncStreamForEpDevice"
+                        + " on the importer's EP device"));
+    }
+
+    private ImportedSemaphoreBridge semaphore(MemorySegment handle) {
+        if (handle.equals(MemorySegment.NULL)) {
+            throw new IllegalArgumentException("javaep: the OrtExternalSemaphoreHandle is NULL");
+        }
+        ImportedSemaphoreBridge semaphore = ImportedSemaphoreBridge.find(handle).orElseThrow(() ->
+                new IllegalArgumentException("javaep: the OrtExternalSemaphoreHandle was not imported by javaep,"
+                        + " or was already released"));
+        if (!semaphore.importer().epDevice.equals(epDevice)) {
+            throw new IllegalArgumentException("javaep: the semaphore was imported for another EP device ("
+                    + semaphore.importer().epName + "); import it with this device's importer");
+        }
+        return semaphore;
+    }
+
+    // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
+
+    static boolean canImportMemory(MemorySegment self, int type) {
+        ImporterBridge bridge = REGISTRY.get(self);
+        return ExternalMemoryType.fromOrt(type).map(bridge::canImport).orElse(false);
+    }
+
+    static boolean canImportSemaphore(MemorySegment self, int type) {
+        ImporterBridge bridge = REGISTRY.get(self);
+        return ExternalSemaphoreType.fromOrt(type).map(bridge.importer::canImportSemaphore).orElse(false);
+    }
+
+    static MemorySegment importMemory(MemorySegment self, MemorySegment descriptor, MemorySegment handleOut) {
+        ImporterBridge bridge = REGISTRY.get(self);
+        MemorySegment out = clearOut(handleOut, "OrtExternalMemoryHandle");
+        ExternalMemoryDescriptor checked = InteropDescriptors.memory(descriptor, bridge.memoryTypes);
+        ImportedMemory memory = bridge.importer.importMemory(checked);
+        out.set(ValueLayout.ADDRESS, 0, ImportedMemoryBridge.create(bridge, memory, checked,
+                descriptor.reinterpret(4).get(ValueLayout.JAVA_INT, 0)));
+        return MemorySegment.NULL;
+    }
+
+    /** Never called by ORT (apps release through {@code handle->Release}); does the same for an EP-aware caller. */
+    static void releaseMemory(MemorySegment self, MemorySegment handle) {
+        ImportedMemoryBridge.release(handle);
+    }
+
+    static MemorySegment createTensorFromMemory(MemorySegment self, MemorySegment handle, MemorySegment descriptor,
+                                                MemorySegment tensorOut) {
+        ImporterBridge bridge = REGISTRY.get(self);
+        MemorySegment out = clearOut(tensorOut, "OrtValue");
+        if (handle.equals(MemorySegment.NULL)) {
+            throw new IllegalArgumentException("javaep: the OrtExternalMemoryHandle is NULL");
+        }
+        ImportedMemoryBridge memory = ImportedMemoryBridge.find(handle).orElseThrow(() ->
+                new IllegalArgumentException("javaep: the OrtExternalMemoryHandle was not imported by javaep,"
+                        + " or was already released"));
+        if (!memory.importer().epDevice.equals(bridge.epDevice)) {
+            throw new IllegalArgumentException("javaep: the memory was imported for another EP device ("
+                    + memory.importer().epName + "); its tensors must be made by that device's importer");
+        }
+        out.set(ValueLayout.ADDRESS, 0, memory.createTensor(InteropDescriptors.tensor(descriptor, memory.byteSize())));
+        return MemorySegment.NULL;
+    }
+
+    static MemorySegment importSemaphore(MemorySegment self, MemorySegment descriptor, MemorySegment handleOut) {
+        ImporterBridge bridge = REGISTRY.get(self);
+        MemorySegment out = clearOut(handleOut, "OrtExternalSemaphoreHandle");
+        ExternalSemaphoreDescriptor checked = InteropDescriptors.semaphore(descriptor, bridge.semaphoreTypes);
+        ImportedSemaphore semaphore = bridge.importer.importSemaphore(checked);
+        out.set(ValueLayout.ADDRESS, 0, ImportedSemaphoreBridge.create(bridge, semaphore, checked,
+                descriptor.reinterpret(4).get(ValueLayout.JAVA_INT, 0)));
+        return MemorySegment.NULL;
+    }
+
+    static void releaseSemaphore(MemorySegment self, MemorySegment handle) {
+        ImportedSemaphoreBridge.release(handle);
+    }
+
+    static MemorySegment waitSemaphore(MemorySegment self, MemorySegment handle, MemorySegment stream, long value) {
+        long start = BridgeStatistics.start();
+        ImporterBridge bridge = REGISTRY.get(self);
+        ImportedSemaphoreBridge semaphore = bridge.semaphore(handle);
+        bridge.importer.waitSemaphore(semaphore.semaphore(), bridge.stream(stream), value);
+        BridgeStatistics.record(BridgeStatistics.Callback.SEMAPHORE, start);
+        return MemorySegment.NULL;
+    }
+
+    static MemorySegment signalSemaphore(MemorySegment self, MemorySegment handle, MemorySegment stream, long value) {
+        long start = BridgeStatistics.start();
+        ImporterBridge bridge = REGISTRY.get(self);
+        ImportedSemaphoreBridge semaphore = bridge.semaphore(handle);
+        bridge.importer.signalSemaphore(semaphore.semaphore(), bridge.stream(stream), value);
+        BridgeStatistics.record(BridgeStatistics.Callback.SEMAPHORE, start);
+        return MemorySegment.NULL;
+    }
+
+    /** The app released its importer (ORT's wrapper calls this from its destructor). */
+    static void release(MemorySegment self) {
+        ImporterBridge bridge = REGISTRY.find(self);
+        if (bridge == null) {
+            BridgeLog.logger().warning("javaep: OrtExternalResourceImporterImpl::Release got an unknown importer");
+            return;
+        }
+        bridge.references.releaseOwner();
+    }
+}

@@ -1,0 +1,45 @@
+package dev.javaep.bridge;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A reference count with one owner (the app's handle) and any number of users (imports, tensors):
+ * {@code onLastRelease} runs exactly once, when the owner and every user have let go. Releasing the
+ * owner twice is ignored, so a double release from an app cannot free anything twice.
+ */
+final class References {
+    private final AtomicInteger count = new AtomicInteger(1);
+    private final AtomicBoolean ownerReleased = new AtomicBoolean();
+    private final Runnable onLastRelease;
+
+    References(Runnable onLastRelease) {
+        this.onLastRelease = onLastRelease;
+    }
+
+    /** A new user; fails once everything is released (the object is gone). */
+    void retain() {
+        int current;
+        do {
+            current = count.get();
+            if (current == 0) {
+                throw new IllegalStateException("javaep: the object was already released");
+            }
+        } while (!count.compareAndSet(current, current + 1));
+    }
+
+    void release() {
+        if (count.decrementAndGet() == 0) {
+            onLastRelease.run();
+        }
+    }
+
+    /** The owner lets go; returns false when it already had. */
+    boolean releaseOwner() {
+        if (!ownerReleased.compareAndSet(false, true)) {
+            return false;
+        }
+        release();
+        return true;
+    }
+}
