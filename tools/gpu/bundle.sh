@@ -4,7 +4,9 @@
 #   tools/gpu/bundle.sh            → .bundle/javaep-gpu.tar.gz  (an ignored path, carried to the GPU machine)
 # Contents: a jlink'ed JDK 25, the distribution (libjavaep.so + jars, without the ORT jar: the GPU
 # machine's Python ORT 1.30 provides libonnxruntime), the test classes and their dependencies, the
-# JUnit console launcher, and the ONNX node tests of the CUDA EP's op set.
+# JUnit console launcher, the ONNX node tests of the CUDA EP's op set, and the Debian packages of the Vulkan
+# loader and the glvnd libraries NVIDIA's Vulkan driver needs (the GPU machine has the driver, no loader;
+# fetched once into .bundle/debs; run-suite.sh unpacks them).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT_DIR="$ROOT/.bundle"
@@ -13,17 +15,39 @@ JUNIT_CONSOLE_VERSION=1.11.4
 NODE_TESTS="${NODE_TESTS:-$ROOT/../shared/onnx-node-tests/node}"
 JDK="${JDK25_HOME:-$(ls -d /usr/lib/jvm/temurin-25* 2>/dev/null | head -1)}"
 [ -x "$JDK/bin/jlink" ] || { echo "bundle.sh: no JDK 25 with jlink found; set JDK25_HOME" >&2; exit 1; }
+VULKAN_DEBS=(libvulkan1 libglvnd0 libgl1 libglx0 libegl1 libopengl0 libgles2)
+DEB_CACHE="$OUT_DIR/debs"
+
+# Downloads the Vulkan packages not yet in the cache (amd64: the GPU machine's architecture).
+fetch_vulkan_debs() {
+  local wanted=() pkg arch=()
+  for pkg in "${VULKAN_DEBS[@]}"; do
+    compgen -G "$DEB_CACHE/${pkg}_*.deb" >/dev/null || wanted+=("$pkg")
+  done
+  ((${#wanted[@]})) || return 0
+  [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] || arch=(-oAPT::Architecture=amd64)
+  mkdir -p "$DEB_CACHE"
+  echo "bundle.sh: downloading ${wanted[*]}"
+  (cd "$DEB_CACHE" && apt-get download -q "${arch[@]}" "${wanted[@]}") 2>/dev/null \
+    || { apt-get update -qq && (cd "$DEB_CACHE" && apt-get download -q "${arch[@]}" "${wanted[@]}"); } \
+    || { echo "bundle.sh: cannot download ${wanted[*]} (apt-get download); put the .deb files in $DEB_CACHE" >&2; exit 1; }
+}
 
 cd "$ROOT"
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
   ./mvnw -q -B package -DskipTests
 fi
-./mvnw -q -B -pl test-harness dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$OUT_DIR/deps" \
+# Version-less names, as in the distribution's lib/, so a jar both have is carried once (LWJGL and JCuda
+# natives are 17 MB, twice that when versioned copies sat next to the dist's).
+./mvnw -q -B -pl test-harness dependency:copy-dependencies -DincludeScope=test -Dmdep.stripVersion=true \
+  -DoutputDirectory="$OUT_DIR/deps" \
   -DexcludeArtifactIds=onnxruntime
 ./mvnw -q -B dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:$JUNIT_CONSOLE_VERSION \
   -DoutputDirectory="$OUT_DIR/deps-console"
 
-rm -rf "$STAGE" && mkdir -p "$STAGE"/{lib,test-classes,node-tests}
+fetch_vulkan_debs
+
+rm -rf "$STAGE" && mkdir -p "$STAGE"/{lib,test-classes,node-tests,debs}
 "$JDK/bin/jlink" --add-modules java.base,java.logging,java.management,java.xml,jdk.unsupported \
   --strip-debug --no-man-pages --no-header-files --compress=zip-9 --output "$STAGE/jdk"
 
@@ -44,15 +68,20 @@ cp "$ROOT/test-harness/target/ort-native/linux-x64/libonnxruntime.so" "$STAGE/or
 
 cp -r "$ROOT/test-harness/target/test-classes/." "$STAGE/test-classes/"
 cp -r "$ROOT/ep-cuda-importer/target/test-classes/." "$STAGE/test-classes/" 2>/dev/null || true
-cp "$OUT_DIR"/deps/*.jar "$STAGE/lib/"
-rm -f "$STAGE"/lib/ep-factory-*.jar "$STAGE"/lib/ep-cuda-importer-*.jar   # the dist's own copies are used
+for jar in "$OUT_DIR"/deps/*.jar; do   # the dist's own copies (ep-factory, ep-cuda-importer...) are used
+  [ -e "$STAGE/lib/$(basename "$jar")" ] || cp "$jar" "$STAGE/lib/"
+done
 cp "$OUT_DIR"/deps-console/junit-platform-console-standalone-*.jar "$STAGE/junit-console.jar"
-rm -f "$STAGE"/lib/junit-*.jar "$STAGE"/lib/opentest4j-*.jar "$STAGE"/lib/apiguardian-*.jar  # in the console jar
+rm -f "$STAGE"/lib/junit-*.jar "$STAGE"/lib/opentest4j*.jar "$STAGE"/lib/apiguardian-*.jar  # in the console jar
 
 # The op set's node tests (the EP's ops, no "_expanded" decompositions).
 for d in "$NODE_TESTS"/test_{add,sub,mul,div,relu,sigmoid,tanh,matmul,gemm,softmax,identity}*; do
   case "$(basename "$d")" in *_expanded*|*matmulinteger*|*_opt|*_sequence) continue ;; esac
   cp -r "$d" "$STAGE/node-tests/"
+done
+
+for pkg in "${VULKAN_DEBS[@]}"; do
+  cp "$(ls "$DEB_CACHE/${pkg}"_*.deb | tail -1)" "$STAGE/debs/"
 done
 
 tar -C "$OUT_DIR" -czf "$OUT_DIR/javaep-gpu.tar.gz" javaep-gpu

@@ -11,6 +11,88 @@ B=/tmp/javaep-gpu
 ORT_LIBRARY="${JAVAEP_ORT_LIBRARY:-$(ls /opt/torch/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* 2>/dev/null | head -1)}"
 PYTHON="${PYTHON:-/opt/torch/.venv/bin/python}"
 STEPS=("$@"); [ ${#STEPS[@]} -eq 0 ] && STEPS=(devices junit ort129 python bench)
+NVIDIA_ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+
+# Vulkan on the GPU machine: it has NVIDIA's ICD but no loader. Unpacks the bundle's Debian packages (the
+# loader, and the glvnd libraries the ICD links) into / for each library the dynamic linker does not know
+# yet, runs ldconfig, and points the loader at NVIDIA's ICD. Idempotent: a second run unpacks nothing.
+# Logs to $OUT/vulkan-setup.log; a failure only makes the Vulkan tests skip, with the loader's reason.
+setup_vulkan() {
+  local log="$OUT/vulkan-setup.log" deb pkg soname
+  {
+    echo "vulkan setup $(date -u +%H:%M:%S)"
+    for deb in "$B"/debs/*.deb; do
+      [ -e "$deb" ] || { echo "no .deb files in $B/debs: the bundle predates them"; break; }
+      pkg=$(basename "$deb"); pkg=${pkg%%_*}
+      case $pkg in
+        libvulkan1) soname=libvulkan.so.1 ;;   libglvnd0) soname=libGLdispatch.so.0 ;;
+        libgl1) soname=libGL.so.1 ;;           libglx0) soname=libGLX.so.0 ;;
+        libegl1) soname=libEGL.so.1 ;;         libopengl0) soname=libOpenGL.so.0 ;;
+        libgles2) soname=libGLESv2.so.2 ;;     *) soname= ;;
+      esac
+      if [ -n "$soname" ] && known_library "$soname"; then
+        echo "$pkg: $soname already known to ldconfig; not unpacked"
+      elif unpack_deb "$deb"; then
+        echo "$pkg: unpacked $(basename "$deb") into /"
+      else
+        echo "$pkg: unpacking $(basename "$deb") FAILED"
+      fi
+    done
+    ldconfig && echo "ldconfig: done"
+    if ! known_library libvulkan.so.1 && [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ]; then
+      # A distribution whose ld.so.conf lacks Debian's multiarch folder.
+      echo /usr/lib/x86_64-linux-gnu > /etc/ld.so.conf.d/javaep-vulkan.conf && ldconfig \
+        && echo "ldconfig: added /usr/lib/x86_64-linux-gnu via /etc/ld.so.conf.d/javaep-vulkan.conf"
+    fi
+    ldconfig -p | grep -E '(libvulkan\.so\.1|libGLX\.so\.0|libEGL\.so\.1|libGLdispatch\.so\.0) ' || echo "ldconfig lists no Vulkan loader"
+    if [ -n "${VK_DRIVER_FILES:-}" ]; then
+      echo "VK_DRIVER_FILES=$VK_DRIVER_FILES (already set; kept)"
+    elif [ -e "$NVIDIA_ICD" ]; then
+      export VK_DRIVER_FILES="$NVIDIA_ICD"
+      echo "VK_DRIVER_FILES=$VK_DRIVER_FILES"
+    else
+      echo "no NVIDIA ICD at $NVIDIA_ICD; VK_DRIVER_FILES left unset"
+    fi
+  } > "$log" 2>&1
+  # export inside { } > file runs in this shell (a group, not a subshell), so VK_DRIVER_FILES reaches the steps.
+  echo "=== vulkan setup: $(grep -c ": unpacked " "$log") packages unpacked, VK_DRIVER_FILES=${VK_DRIVER_FILES:-unset} (log: vulkan-setup.log)"
+}
+
+# known_library SONAME: the dynamic linker's cache (ldconfig -p) lists it.
+known_library() {
+  ldconfig -p | awk '{print $1}' | grep -Fx "$1" >/dev/null
+}
+
+# unpack_deb FILE: its files into /, without the package database (dpkg -x; without dpkg, ar + tar;
+# without ar, Python reads the ar archive and its data.tar.*).
+unpack_deb() {
+  local deb=$1 tmp rc
+  if command -v dpkg >/dev/null; then
+    dpkg -x "$deb" /
+  elif command -v ar >/dev/null; then
+    tmp=$(mktemp -d)
+    (cd "$tmp" && ar x "$deb" && tar -C / -xf data.tar.*); rc=$?
+    rm -rf "$tmp"
+    return $rc
+  else
+    "$(command -v python3 || echo "$PYTHON")" - "$deb" <<'PY'
+import io, sys, tarfile
+archive = open(sys.argv[1], 'rb').read()
+if archive[:8] != b'!<arch>\n':
+    sys.exit(sys.argv[1] + ': not an ar archive')
+pos = 8
+while pos + 60 <= len(archive):
+    name = archive[pos:pos + 16].decode().strip().rstrip('/')
+    size = int(archive[pos + 48:pos + 58].decode().strip())
+    if name.startswith('data.tar'):
+        with tarfile.open(fileobj=io.BytesIO(archive[pos + 60:pos + 60 + size])) as data:
+            data.extractall('/', **({'filter': 'tar'} if hasattr(tarfile, 'tar_filter') else {}))
+        sys.exit(0)
+    pos += 60 + size + (size & 1)
+sys.exit(sys.argv[1] + ': no data.tar member')
+PY
+  fi
+}
 
 rm -rf "$B" && tar -C /tmp -xzf "$ROOT/.bundle/javaep-gpu.tar.gz"
 sed -i "s#@BUNDLE@#$B#" "$B/javaep.properties"
@@ -20,6 +102,7 @@ CP="$B/test-classes:$(ls "$B"/lib/*.jar | tr '\n' ':')"
 JVM=(--enable-native-access=ALL-UNNAMED -Xss4m -Xmx2g -Djavaep.dist.dir="$B" -Donnx.node.tests.dir="$B/node-tests"
      -Djavaep.ort.library="$ORT_LIBRARY")
 { nvidia-smi; echo; echo "ORT: $ORT_LIBRARY"; "$JAVA" -version; } > "$OUT/machine.txt" 2>&1
+setup_vulkan
 
 failed=0
 step() {  # step NAME LIMIT_SECONDS COMMAND...

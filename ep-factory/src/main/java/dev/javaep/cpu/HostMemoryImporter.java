@@ -6,6 +6,7 @@ import dev.javaep.spi.ExternalMemoryType;
 import dev.javaep.spi.ExternalResourceImporter;
 import dev.javaep.spi.ExternalSemaphoreType;
 import dev.javaep.spi.ImportedMemory;
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -13,7 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <ul>
  * <li>{@code VK_MEMORY_OPAQUE_FD} (Linux): an fd of a memfd or shared-memory file, as software Vulkan
  * (lavapipe), PipeWire and Wayland shm export them. It is mapped {@code MAP_SHARED}, so the app and
- * ORT see the same bytes. A device fd (a GPU driver's opaque fd) cannot be mapped and is refused.</li>
+ * ORT see the same bytes; a lavapipe fd's data starts after Mesa's header ({@link MesaMemoryFd}).
+ * A device fd (a GPU driver's opaque fd) cannot be mapped and is refused.</li>
  * <li>{@code HOST_ALLOCATION} (ORT 1.30 and later): a host pointer the app owns and keeps valid.</li>
  * </ul>
  * No semaphores: the CPU EP runs on the calling thread, so an app orders work by waiting on its own
@@ -58,32 +60,37 @@ final class HostMemoryImporter implements ExternalResourceImporter {
                     + " memfd or shared-memory file (a GPU driver's opaque fd is device memory: import it with the GPU's EP,"
                     + " e.g. JavaCudaExecutionProvider)");
         }
-        if (status.size() < descriptor.sizeBytes()) {
-            throw new IllegalArgumentException("javaep: fd " + fd + " holds " + status.size() + " bytes, less than"
-                    + " size_bytes " + descriptor.sizeBytes());
-        }
+        long fileSize = status.size();
         long base;
         try {
-            base = Posix.mapShared(fd, descriptor.sizeBytes());
+            base = Posix.mapShared(fd, fileSize);
         } catch (Posix.PosixException e) {
             throw new IllegalArgumentException("javaep: fd " + fd + " cannot be mapped: " + e.getMessage());
         }
+        long dataOffset = MesaMemoryFd.dataOffset(MemorySegment.ofAddress(base).reinterpret(fileSize));
+        if (fileSize - dataOffset < descriptor.sizeBytes()) {
+            Posix.unmap(base, fileSize);
+            throw new IllegalArgumentException("javaep: fd " + fd + " holds " + (fileSize - dataOffset) + " bytes of data,"
+                    + " less than size_bytes " + descriptor.sizeBytes());
+        }
         // The import owns the fd now (as after a CUDA import); the mapping outlives it.
         Posix.close(fd);
-        return new MappedMemory(base, descriptor.sizeBytes(), descriptor.offsetBytes());
+        return new MappedMemory(base, fileSize, dataOffset + descriptor.offsetBytes(), descriptor.mappedBytes());
     }
 
-    /** A {@code MAP_SHARED} mapping of the whole allocation; the import is the part from the offset on. */
+    /** A {@code MAP_SHARED} mapping of the whole file; the import is {@code byteSize} bytes from {@code offset}. */
     private static final class MappedMemory implements ImportedMemory {
         private final long base;
         private final long length;
         private final long offset;
+        private final long byteSize;
         private final AtomicBoolean closed = new AtomicBoolean();
 
-        MappedMemory(long base, long length, long offset) {
+        MappedMemory(long base, long length, long offset, long byteSize) {
             this.base = base;
             this.length = length;
             this.offset = offset;
+            this.byteSize = byteSize;
         }
 
         @Override
@@ -93,7 +100,7 @@ final class HostMemoryImporter implements ExternalResourceImporter {
 
         @Override
         public long byteSize() {
-            return length - offset;
+            return byteSize;
         }
 
         @Override

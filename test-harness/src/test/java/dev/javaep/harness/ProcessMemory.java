@@ -2,6 +2,7 @@ package dev.javaep.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -21,5 +22,16 @@ public final class ProcessMemory {
             throw new UncheckedIOException(e);
         }
         throw new IllegalStateException("no VmRSS in /proc/self/status");
+    }
+
+    /**
+     * Host memory outside the Java heap (RSS minus the heap's committed size, after a GC): what a
+     * native leak in ORT, the bridge or a driver would grow. The heap itself grows and shrinks with
+     * the collector, so plain RSS cannot tell a leak from a bigger heap.
+     */
+    public static long outsideHeapKib() {
+        System.gc();
+        long heapKib = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() >> 10;
+        return residentKib() - heapKib;
     }
 }

@@ -162,6 +162,19 @@ public final class OrtEnvironment implements AutoCloseable {
     }
 
     /**
+     * {@code CreateExternalResourceImporterForDevice} (the interop API, ORT 1.24): an importer for memory and
+     * semaphores other APIs allocated, on {@code device}'s EP. Empty when ORT answers success with no
+     * importer: the EP offers none (or its factory predates API 24).
+     *
+     * @param device null passes a NULL device, for tests of ORT's own check (it answers INVALID_ARGUMENT)
+     * @throws OrtException with the EP's code when the EP refuses, NOT_IMPLEMENTED when the runtime has no
+     *     interop API
+     */
+    public Optional<ExternalResourceImporter> createExternalResourceImporter(EpDevice device) {
+        return ExternalResourceImporter.create(host, device);
+    }
+
+    /**
      * {@code GetSharedAllocator}: the environment's shared allocator for {@code memoryInfo} (borrowed: the
      * environment owns it), or empty when there is none.
      */

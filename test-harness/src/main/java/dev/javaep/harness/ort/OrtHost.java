@@ -2,9 +2,13 @@ package dev.javaep.harness.ort;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
+import dev.javaep.ort.FunctionTable;
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiBase;
 import dev.javaep.ort.OrtApiSlot;
+import dev.javaep.ort.OrtErrorCode;
+import dev.javaep.ort.OrtException;
+import dev.javaep.ort.OrtInteropApiSlot;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -23,6 +27,7 @@ public final class OrtHost {
     private final Path library;
     private final OrtApi api;
     private final String version;
+    private volatile FunctionTable interop;
 
     private OrtHost(Path library) {
         this.library = library;
@@ -60,6 +65,45 @@ public final class OrtHost {
 
     public String version() {
         return version;
+    }
+
+    /**
+     * The runtime's {@code OrtInteropApi} table ({@code GetInteropApi}, API 24), read at the negotiated
+     * version; fetched on first use, since most hosts never import external memory.
+     *
+     * @throws OrtException NOT_IMPLEMENTED when the runtime is older than API 24 or has no interop API
+     *     (a minimal build returns NULL)
+     */
+    public FunctionTable interop() {
+        FunctionTable table = interop;
+        if (table == null) {
+            synchronized (this) {
+                table = interop;
+                if (table == null) {
+                    interop = table = fetchInteropApi();
+                }
+            }
+        }
+        return table;
+    }
+
+    private FunctionTable fetchInteropApi() {
+        if (api.version() < OrtApiSlot.GetInteropApi.since()) {
+            throw new OrtException(OrtErrorCode.NOT_IMPLEMENTED, "javaep: the interop API (OrtApi::GetInteropApi) needs"
+                    + " ORT API " + OrtApiSlot.GetInteropApi.since() + " (ONNX Runtime 1.24) but " + library
+                    + " offers API " + api.version() + "; use a newer ONNX Runtime");
+        }
+        MemorySegment table;
+        try {
+            table = (MemorySegment) api.table().handle(OrtApiSlot.GetInteropApi).invokeExact();
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+        if (table.equals(MemorySegment.NULL)) {
+            throw new OrtException(OrtErrorCode.NOT_IMPLEMENTED, "javaep: ONNX Runtime " + version + " at " + library
+                    + " returned no OrtInteropApi (a minimal build has none); use a full ONNX Runtime build");
+        }
+        return new FunctionTable("OrtInteropApi", table, api.version(), OrtInteropApiSlot.tableLength());
     }
 
     public Path library() {

@@ -21,6 +21,8 @@ import java.util.Arrays;
  * <li>{@link #wrap}: <b>does not own the bytes</b>: the memory must stay valid, and be freed by its owner
  * only after, this tensor (and every binding or run that uses it) is done;</li>
  * <li>{@link IoBinding#outputs()}: values ORT allocated during a run.</li>
+ * <li>{@link ExternalResourceImporter#createTensor}: a value the EP made over imported memory; <b>does not
+ * own the bytes</b>: close it before the {@link ExternalMemory} it views.</li>
  * </ul>
  */
 public final class OrtTensor implements AutoCloseable {

@@ -15,7 +15,6 @@ import dev.javaep.harness.ort.OrtHost;
 import dev.javaep.harness.ort.Session;
 import dev.javaep.harness.ort.SessionOptions;
 import dev.javaep.harness.ort.TensorData;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -73,14 +72,8 @@ class CudaSoakIT {
         return session.run(Map.of("x", INPUT)).get("probabilities").floats();
     }
 
-    /**
-     * Host memory outside the Java heap (RSS minus the heap's committed size): what a native leak in
-     * ORT, the bridge or the driver would grow. The heap itself grows and shrinks with the collector.
-     */
     private static long nativeKib() {
-        System.gc();
-        long heapKib = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() >> 10;
-        return ProcessMemory.residentKib() - heapKib;
+        return ProcessMemory.outsideHeapKib();
     }
 
     @Test
