@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs javaep's GPU suite on the GPU machine, in one command, from the bundle tools/gpu/bundle.sh made:
-#   tools/gpu/run-suite.sh [STEP...]      steps: devices junit ort129 python bench (default: all)
+#   tools/gpu/run-suite.sh [STEP...]      steps: devices junit ort129 python bench bench-interop (default: all)
 # Logs go to $OUT (the device tool brings that folder back). Each step has its own time limit and a
 # failing step does not stop the others; the exit status is the number of failed steps.
 set -uo pipefail
@@ -10,7 +10,7 @@ mkdir -p "$OUT"
 B=/tmp/javaep-gpu
 ORT_LIBRARY="${JAVAEP_ORT_LIBRARY:-$(ls /opt/torch/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* 2>/dev/null | head -1)}"
 PYTHON="${PYTHON:-/opt/torch/.venv/bin/python}"
-STEPS=("$@"); [ ${#STEPS[@]} -eq 0 ] && STEPS=(devices junit ort129 python bench)
+STEPS=("$@"); [ ${#STEPS[@]} -eq 0 ] && STEPS=(devices junit ort129 python bench bench-interop)
 NVIDIA_ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 
 # Vulkan on the GPU machine: it has NVIDIA's ICD but no loader. Unpacks the bundle's Debian packages (the
@@ -126,6 +126,8 @@ for s in "${STEPS[@]}"; do
     python)  step python 180 "$PYTHON" "$ROOT/tools/gpu/python_host.py" "$B/libjavaep.so" ;;
     bench)   step bench 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                -Djavaep.bridge.statistics=true dev.javaep.harness.cli.JavaepCli --dist "$B" bench-cuda ;;
+    bench-interop) step bench-interop 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
+               dev.javaep.harness.cli.JavaepCli --dist "$B" bench-interop ;;
     *) echo "unknown step $s"; failed=$((failed + 1)) ;;
   esac
 done

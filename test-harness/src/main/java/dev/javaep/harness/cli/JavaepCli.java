@@ -27,6 +27,7 @@ import java.util.stream.Stream;
  *   javaep bench                         print the Java bridge's costs (upcall, downcall, per compiled node)
  *   javaep devices [LIBRARY]             list the EP devices a plugin EP library offers
  *   javaep bench-cuda                   JavaCudaExecutionProvider benchmark tables (needs an NVIDIA GPU)
+ *   javaep bench-interop                Vulkan app → JavaCuda: copy path vs zero-copy interop (needs an NVIDIA GPU and Vulkan)
  *   javaep node-tests DIR [EP] [LIBRARY] run ONNX node tests (folders under DIR) on one EP, fallback disabled
  * </pre>
  * LIBRARY defaults to the distribution's own libjavaep; any plugin EP library works.
@@ -64,12 +65,20 @@ public final class JavaepCli {
                 }
                 yield 0;
             }
+            case "bench-interop" -> {
+                try {
+                    yield dev.javaep.harness.bench.InteropBenchmark.run(defaultLibrary);
+                } catch (dev.javaep.harness.bench.InteropBenchmark.Unavailable e) {
+                    System.err.println("javaep bench-interop: cannot run here: " + e.getMessage());
+                    yield 3;
+                }
+            }
             case "devices" -> devices(params.isEmpty() ? defaultLibrary : Path.of(params.getFirst()));
             case "node-tests" -> nodeTests(Path.of(params.getFirst()),
                     params.size() > 1 ? params.get(1) : "JavaCpuExecutionProvider",
                     params.size() > 2 ? Path.of(params.get(2)) : defaultLibrary);
             default -> {
-                System.err.println("usage: javaep [demo | bench | bench-cuda | devices [LIBRARY] | node-tests DIR [EP] [LIBRARY]]");
+                System.err.println("usage: javaep [demo | bench | bench-cuda | bench-interop | devices [LIBRARY] | node-tests DIR [EP] [LIBRARY]]");
                 yield 2;
             }
         };

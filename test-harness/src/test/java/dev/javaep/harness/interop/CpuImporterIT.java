@@ -400,11 +400,12 @@ class CpuImporterIT {
         int cycles = Integer.getInteger("javaep.importer.cycles", 100_000);
         try (MemFd memfd = new MemFd(IMAGE_BYTES); ExternalResourceImporter importer = importer()) {
             long fdsBefore = openFds();
-            long nativeBefore = 0;
+            long nativeBefore = 0, mallocBefore = 0;
             long start = System.nanoTime();
             for (int i = 0; i < cycles; i++) {
                 if (i == cycles / 10) {
                     nativeBefore = ProcessMemory.outsideHeapKib(); // after warm-up
+                    mallocBefore = ProcessMemory.mallocInUseBytes();
                 }
                 try (ExternalMemory memory = importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, memfd.exportFd(),
                         IMAGE_BYTES, 0);
@@ -417,14 +418,16 @@ class CpuImporterIT {
             }
             long nanos = System.nanoTime() - start;
             long nativeAfter = ProcessMemory.outsideHeapKib();
+            long mallocAfter = ProcessMemory.mallocInUseBytes();
             long fdsAfter = openFds();
             System.out.printf("[CpuImporterIT] %,d import+tensor+release cycles: %.1f µs each; open fds %d -> %d;"
-                    + " host memory outside the Java heap %,d -> %,d KiB (cycles %,d-%,d)%n", cycles, nanos / 1e3 / cycles,
-                    fdsBefore, fdsAfter, nativeBefore, nativeAfter, cycles / 10, cycles);
+                    + " malloc in use %,d -> %,d bytes; host memory outside the Java heap %,d -> %,d KiB (cycles %,d-%,d)%n",
+                    cycles, nanos / 1e3 / cycles, fdsBefore, fdsAfter, mallocBefore, mallocAfter, nativeBefore, nativeAfter,
+                    cycles / 10, cycles);
             assertEquals(fdsBefore, fdsAfter, "open fds");
-            // ~1 KiB per cycle would be 90 MiB here; JVM bookkeeping moves by a few MiB.
-            assertTrue(nativeAfter - nativeBefore < 16 * 1024,
-                    "host memory outside the heap grew by " + (nativeAfter - nativeBefore) + " KiB");
+            // 100 bytes a cycle would be 9 MB here. RSS outside the heap is only printed: in a long test JVM it
+            // moves by tens of MiB with the GC's side tables and the code cache.
+            assertTrue(mallocAfter - mallocBefore < 8L << 20, "malloc'ed memory grew by " + (mallocAfter - mallocBefore));
         }
     }
 }
