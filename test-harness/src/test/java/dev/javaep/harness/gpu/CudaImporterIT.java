@@ -305,9 +305,8 @@ class CudaImporterIT {
                     new BadCase("a semaphore fd passed as memory", OrtErrorCode.INVALID_ARGUMENT, "CUDA",
                             i -> i.importMemory(MemoryDescriptor.of(ExternalMemoryType.VK_MEMORY_OPAQUE_FD,
                                     refused(timeline.exportOpaqueFd()), size, 0))),
-                    new BadCase("a memory fd passed as a semaphore", OrtErrorCode.INVALID_ARGUMENT, "CUDA",
-                            i -> i.importSemaphore(SemaphoreDescriptor.of(ExternalSemaphoreType.VK_TIMELINE_SEMAPHORE_OPAQUE_FD,
-                                    refused(buffer.exportOpaqueFd())))),
+                    // Not here: a memory fd passed as a timeline semaphore. CUDA 13 imports it without complaint (seen on
+                    // an H200), and both are opaque driver fds, so javaep cannot tell them apart either (docs say so).
                     new BadCase("semaphore descriptor version 0", OrtErrorCode.INVALID_ARGUMENT, "set it to ORT_API_VERSION",
                             i -> i.importSemaphore(new SemaphoreDescriptor(0, 2, refused(timeline.exportOpaqueFd())))),
                     new BadCase("wait without a stream", OrtErrorCode.INVALID_ARGUMENT, "",
