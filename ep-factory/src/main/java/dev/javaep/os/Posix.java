@@ -29,6 +29,7 @@ public final class Posix {
     private static final int MAP_SHARED = 0x1;
     private static final int S_IFMT = 0xF000;
     private static final int S_IFREG = 0x8000;
+    private static final int EBADF = 9;
     /** {@code struct stat} on x86-64 Linux: 144 bytes, st_mode (u32) at 24, st_size (i64) at 48. */
     private static final long STAT_SIZE = 144;
     private static final long ST_MODE = 24;
@@ -109,6 +110,19 @@ public final class Posix {
             return new FileStatus((mode & S_IFMT) == S_IFREG, stat.get(JAVA_LONG, ST_SIZE));
         } catch (Throwable t) {
             throw rethrow(t);
+        }
+    }
+
+    /** Whether {@code fd} is an open descriptor of this process ({@code fstat} does not answer EBADF). */
+    public static boolean isOpen(int fd) {
+        try {
+            fstat(fd);
+            return true;
+        } catch (PosixException e) {
+            if (e.errno() == EBADF) {
+                return false;
+            }
+            throw e;
         }
     }
 

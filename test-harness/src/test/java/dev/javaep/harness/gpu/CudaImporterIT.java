@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.harness.FileDescriptors;
 import dev.javaep.harness.ProcessMemory;
 import dev.javaep.harness.TestPaths;
-import dev.javaep.harness.jcuda.FileDescriptors;
 import dev.javaep.harness.jcuda.JCudaApp;
 import dev.javaep.harness.jcuda.VmmBuffer;
 import dev.javaep.harness.models.Models;
@@ -40,8 +40,6 @@ import dev.javaep.spi.ElementType;
 import dev.javaep.spi.ExternalMemoryType;
 import dev.javaep.spi.ExternalSemaphoreType;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -49,7 +47,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -354,11 +351,7 @@ class CudaImporterIT {
     }
 
     private static List<Integer> openFds() {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.map(p -> Integer.parseInt(p.getFileName().toString())).toList();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return FileDescriptors.open();
     }
 
     // ---- soak ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.javaep.harness.jcuda.FileDescriptors;
+import dev.javaep.harness.FileDescriptors;
 import dev.javaep.harness.jcuda.JCudaApp;
 import dev.javaep.harness.jcuda.JCudaUnavailableException;
 import dev.javaep.harness.jcuda.VmmBuffer;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javaep.harness.FileDescriptors;
 import dev.javaep.harness.ProcessMemory;
 import dev.javaep.harness.TestPaths;
-import dev.javaep.harness.jcuda.FileDescriptors;
 import dev.javaep.harness.models.Models;
 import dev.javaep.harness.ort.EpDevice;
 import dev.javaep.harness.ort.ExternalMemory;
@@ -24,18 +24,16 @@ import dev.javaep.harness.ort.Session;
 import dev.javaep.harness.ort.SessionOptions;
 import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.ort.OrtException;
+import dev.javaep.ort.OrtInteropApiSlot;
+import dev.javaep.ort.OrtInteropLayouts;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.ExternalMemoryType;
 import dev.javaep.spi.ExternalSemaphoreType;
-import dev.javaep.ort.OrtInteropApiSlot;
-import dev.javaep.ort.OrtInteropLayouts;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -287,9 +285,8 @@ class CpuImporterIT {
 
     /** An fd of /dev/null, this test's own (a dup of the stream's). */
     private static int devNullFd() {
-        try (FileInputStream in = new FileInputStream("/dev/null");
-             Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            int streamFd = fds.map(p -> Integer.parseInt(p.getFileName().toString()))
+        try (FileInputStream in = new FileInputStream("/dev/null")) {
+            int streamFd = FileDescriptors.open().stream()
                     .filter(fd -> FileDescriptors.target(fd).filter("/dev/null"::equals).isPresent())
                     .findFirst().orElseThrow();
             return dev.javaep.os.Posix.dup(streamFd);
@@ -305,7 +302,7 @@ class CpuImporterIT {
         try (MemFd memfd = new MemFd(65536);
              ExternalResourceImporter importer = importer();
              ExternalMemory memory = importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, memfd.exportFd(), 65536, 0)) {
-            long fdsBeforeCall = openFds();
+            List<Integer> fdsBeforeCall = FileDescriptors.open();
             OrtException e = assertThrows(OrtException.class, () -> bad.call.accept(new Fixture(importer, memfd, memory)));
             assertEquals(bad.code, e.code(), bad.name + ": " + e.getMessage());
             assertTrue(e.getMessage().contains(bad.message), bad.name + ": " + e.getMessage());
@@ -317,25 +314,12 @@ class CpuImporterIT {
     }
 
     static long openFds() {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.count();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return FileDescriptors.open().size();
     }
 
-    /** Closes memfd/devnull fds a refused case left with the caller (ownership stays with the app on failure). */
-    private static void closeFdsOpenedSince(long countBefore) {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            List<Integer> mine = fds.map(p -> Integer.parseInt(p.getFileName().toString()))
-                    .filter(fd -> FileDescriptors.target(fd).filter(t -> t.startsWith("/memfd:javaep-test")
-                            || t.equals("/dev/null")).isPresent())
-                    .sorted().toList();
-            // The fixture's memfd keeps its own fd open: the lowest one. Later ones were exported by the case.
-            mine.stream().skip(1).forEach(FileDescriptors::close);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+    /** Closes the fds a refused case exported and left with the caller (ownership stays with the app on failure). */
+    private static void closeFdsOpenedSince(List<Integer> before) {
+        FileDescriptors.open().stream().filter(fd -> !before.contains(fd)).forEach(FileDescriptors::close);
     }
 
     // ---- lifetimes ------------------------------------------------------------------------------------

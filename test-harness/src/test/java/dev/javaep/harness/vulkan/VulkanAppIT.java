@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.javaep.harness.FileDescriptors;
 import dev.javaep.harness.vulkan.VulkanBuffer.Placement;
+import dev.javaep.os.Posix;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -107,9 +109,9 @@ class VulkanAppIT {
             int fd = device.exportOpaqueFd();
             try {
                 assertTrue(fd >= 0, "vkGetMemoryFdKHR returns an fd");
-                System.out.println("exported DEVICE_LOCAL memory fd: " + Libc.describeFd(fd));
+                System.out.println("exported DEVICE_LOCAL memory fd: " + describe(fd));
             } finally {
-                Libc.close(fd);
+                Posix.close(fd);
             }
             context.waitIdle();
             assertEquals(0, context.commandBuffersInFlight(), "waitIdle frees the completed command buffers");
@@ -170,10 +172,10 @@ class VulkanAppIT {
                     assertTrue(first >= 0 && second >= 0);
                     assertNotEquals(first, second, "each export is a new fd");
                     System.out.println(context.driverName() + ": timeline semaphore exported as OPAQUE_FD: "
-                            + Libc.describeFd(first));
+                            + describe(first));
                 } finally {
-                    Libc.close(first);
-                    Libc.close(second);
+                    Posix.close(first);
+                    Posix.close(second);
                 }
                 assertEquals(5, semaphore.value(), "OPAQUE_FD export leaves the payload alone");
                 semaphore.signalFromHost(6);
@@ -208,15 +210,14 @@ class VulkanAppIT {
 
                 int fd = exported.exportOpaqueFd();
                 try {
-                    String kind = Libc.describeFd(fd);
-                    long fileSize = Libc.fileSize(fd);
+                    String kind = describe(fd);
+                    long fileSize = Posix.fstat(fd).size();
                     System.out.println("lavapipe OPAQUE_FD of HOST_VISIBLE memory: " + kind + "; file size " + fileSize
-                            + "; buffer size " + exported.size() + "; allocationSize " + exported.allocationSize()
-                            + "; page size " + Libc.pageSize());
+                            + "; buffer size " + exported.size() + "; allocationSize " + exported.allocationSize());
                     assertTrue(kind.startsWith("/memfd:"), "the exported fd is a memfd: " + kind);
                     assertTrue(fileSize >= exported.allocationSize());
 
-                    MemorySegment file = Libc.mmap(fileSize, Libc.PROT_READ | Libc.PROT_WRITE, Libc.MAP_SHARED, fd, 0);
+                    MemorySegment file = MemorySegment.ofAddress(Posix.mapShared(fd, fileSize)).reinterpret(fileSize);
                     try {
                         long dataOffset = find(file, exported.mapped());
                         assertTrue(dataOffset >= 0, "the mapping of the fd holds the bytes Vulkan wrote");
@@ -243,10 +244,10 @@ class VulkanAppIT {
                         assertArrayEquals(fromFd, readBack.readFloats(FLOATS), "a Vulkan copy reads what the fd's mapping wrote");
                         assertArrayEquals(fromFd, exported.readFloats(FLOATS), "the buffer's own mapping sees it too");
                     } finally {
-                        Libc.munmap(file);
+                        Posix.unmap(file.address(), file.byteSize());
                     }
                 } finally {
-                    Libc.close(fd);
+                    Posix.close(fd);
                 }
             }
         }
@@ -266,8 +267,8 @@ class VulkanAppIT {
                     buffer.mapped().fill((byte) 0x5a);
                     int fd = buffer.exportOpaqueFd();
                     try {
-                        long fileSize = Libc.fileSize(fd);
-                        MemorySegment file = Libc.mmap(fileSize, Libc.PROT_READ, Libc.MAP_SHARED, fd, 0);
+                        long fileSize = Posix.fstat(fd).size();
+                        MemorySegment file = MemorySegment.ofAddress(Posix.mapShared(fd, fileSize)).reinterpret(fileSize);
                         try {
                             long headerSize = file.get(ValueLayout.JAVA_LONG, 0);
                             long dataOffset = file.get(ValueLayout.JAVA_LONG, 8);
@@ -278,10 +279,10 @@ class VulkanAppIT {
                             assertEquals(-1, MemorySegment.mismatch(file, dataOffset, dataOffset + size, buffer.mapped(), 0, size),
                                     "the buffer's bytes are at the data offset");
                         } finally {
-                            Libc.munmap(file);
+                            Posix.unmap(file.address(), file.byteSize());
                         }
                     } finally {
-                        Libc.close(fd);
+                        Posix.close(fd);
                     }
                 }
             }
@@ -295,11 +296,11 @@ class VulkanAppIT {
             System.out.println("fd leak check on " + probe.describe());
         }
         exchangeOnce(); // the first round loads drivers and may keep process-wide fds
-        long before = Libc.openFileDescriptors();
+        long before = FileDescriptors.open().size();
         for (int i = 0; i < 3; i++) {
             exchangeOnce();
         }
-        long after = Libc.openFileDescriptors();
+        long after = FileDescriptors.open().size();
         System.out.println("open fds before 3 rounds: " + before + ", after: " + after);
         assertEquals(before, after, "open, export, submit, close leaves no fd behind");
     }
@@ -309,9 +310,9 @@ class VulkanAppIT {
         try (VulkanContext context = VulkanContext.open()) {
             VulkanBuffer buffer = context.createBuffer(4096, Placement.HOST_VISIBLE, true);
             TimelineSemaphore timeline = context.createTimelineSemaphore(0, context.supportsTimelineSemaphoreExport());
-            Libc.close(buffer.exportOpaqueFd());
+            Posix.close(buffer.exportOpaqueFd());
             if (timeline.isExportable()) {
-                Libc.close(timeline.exportOpaqueFd());
+                Posix.close(timeline.exportOpaqueFd());
             }
             context.submit(commands -> commands.fill(buffer, 0, 4096, 1), List.of(), List.of(timeline.at(1)));
             assertTrue(timeline.waitOnHost(1, TIMEOUT_NANOS));
@@ -327,5 +328,10 @@ class VulkanAppIT {
             }
         }
         return -1;
+    }
+
+    /** What {@code fd} is, as the kernel names it: a path, "/memfd:NAME (deleted)", "anon_inode:sync_file"... */
+    private static String describe(int fd) {
+        return FileDescriptors.target(fd).orElse("not open");
     }
 }
