@@ -17,6 +17,8 @@ import dev.javaep.spi.ImportedSemaphore;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntToLongFunction;
+import java.util.function.LongSupplier;
 
 /**
  * Imports Vulkan, D3D12 and CUDA-VMM memory and timeline semaphores into one CUDA device:
@@ -62,25 +64,17 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
     @Override
     public ImportedMemory importMemory(ExternalMemoryDescriptor descriptor) {
         CudaExternalHandleType handleType = CudaExternalHandleType.of(descriptor.type())
-                .filter(this::availableHere).orElseThrow(() -> new UnsupportedOperationException(
-                        "javaep: " + JavaCudaExecutionProviderFactory.NAME + " cannot import " + descriptor.type()));
+                .filter(this::availableHere).orElseThrow(() -> cannotImport(descriptor.type()));
         device.makeCurrent();
+        String what = descriptor.type() + " handle (" + descriptor.sizeBytes() + " bytes)";
         if (handleType.windows()) {
-            long external = importOrRefuse(() -> driver.importExternalMemoryWin32(handleType.cudaType(),
-                    descriptor.nativeHandle(), 0, descriptor.sizeBytes(), handleType.flags()), descriptor);
-            return mapOrDestroy(external, descriptor);
+            return mapOrDestroy(refuseIfCudaFails(what, () -> driver.importExternalMemoryWin32(handleType.cudaType(),
+                    descriptor.nativeHandle(), 0, descriptor.sizeBytes(), handleType.flags())), descriptor);
         }
         int appFd = descriptor.fileDescriptor();
-        int driverFd = duplicate(appFd);
-        long external;
-        try {
-            external = importOrRefuse(() -> driver.importExternalMemoryFd(driverFd, descriptor.sizeBytes(),
-                    handleType.flags()), descriptor);
-        } catch (RuntimeException e) {
-            Posix.close(driverFd); // not taken by the driver
-            throw e;
-        }
-        ImportedMemory memory = mapOrDestroy(external, descriptor); // destroying closes driverFd
+        long external = importDuplicate(appFd, what,
+                driverFd -> driver.importExternalMemoryFd(driverFd, descriptor.sizeBytes(), handleType.flags()));
+        ImportedMemory memory = mapOrDestroy(external, descriptor); // destroying closes the duplicate only
         Posix.close(appFd);
         return memory;
     }
@@ -97,58 +91,58 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
         }
     }
 
-    private long importOrRefuse(java.util.function.LongSupplier importCall, ExternalMemoryDescriptor descriptor) {
-        try {
-            return importCall.getAsLong();
-        } catch (CudaException e) {
-            throw new IllegalArgumentException("javaep: CUDA device " + device.ordinal() + " cannot import this "
-                    + descriptor.type() + " handle (" + descriptor.sizeBytes() + " bytes): " + e.getMessage()
-                    + ". Is it an export of this GPU, and size_bytes the allocation's size?");
-        }
-    }
-
     @Override
     public ImportedSemaphore importSemaphore(ExternalSemaphoreDescriptor descriptor) {
         CudaExternalHandleType handleType = CudaExternalHandleType.of(descriptor.type());
         if (!availableHere(handleType)) {
-            throw new UnsupportedOperationException("javaep: " + JavaCudaExecutionProviderFactory.NAME + " cannot import "
-                    + descriptor.type());
+            throw cannotImport(descriptor.type());
         }
         device.makeCurrent();
+        String what = descriptor.type() + " handle";
         if (handleType.windows()) {
-            return new CudaImportedSemaphore(descriptor.type(), importSemaphoreOrRefuse(() ->
-                    driver.importExternalSemaphoreWin32(handleType.cudaType(), descriptor.nativeHandle(), 0), descriptor));
+            return new CudaImportedSemaphore(descriptor.type(), refuseIfCudaFails(what, () ->
+                    driver.importExternalSemaphoreWin32(handleType.cudaType(), descriptor.nativeHandle(), 0)));
         }
         int appFd = descriptor.fileDescriptor();
-        int driverFd = duplicate(appFd);
-        long semaphore;
-        try {
-            semaphore = importSemaphoreOrRefuse(() -> driver.importExternalSemaphoreFd(handleType.cudaType(), driverFd),
-                    descriptor);
-        } catch (RuntimeException e) {
-            Posix.close(driverFd);
-            throw e;
-        }
+        long semaphore = importDuplicate(appFd, what,
+                driverFd -> driver.importExternalSemaphoreFd(handleType.cudaType(), driverFd));
         Posix.close(appFd);
         return new CudaImportedSemaphore(descriptor.type(), semaphore);
     }
 
-    private long importSemaphoreOrRefuse(java.util.function.LongSupplier importCall, ExternalSemaphoreDescriptor descriptor) {
+    private static UnsupportedOperationException cannotImport(Object type) {
+        return new UnsupportedOperationException("javaep: " + JavaCudaExecutionProviderFactory.NAME + " cannot import " + type);
+    }
+
+    /** A driver error on import is the app's handle being wrong for this device: INVALID_ARGUMENT, with CUDA's reason. */
+    private long refuseIfCudaFails(String what, LongSupplier importCall) {
         try {
             return importCall.getAsLong();
         } catch (CudaException e) {
-            throw new IllegalArgumentException("javaep: CUDA device " + device.ordinal() + " cannot import this "
-                    + descriptor.type() + " handle: " + e.getMessage() + ". Is it a timeline semaphore exported by this GPU's"
-                    + " Vulkan/D3D12 device?");
+            throw new IllegalArgumentException("javaep: CUDA device " + device.ordinal() + " cannot import this " + what
+                    + ": " + e.getMessage() + ". Is it an export of this GPU, of the right kind, and (for memory)"
+                    + " size_bytes the allocation's size?");
         }
     }
 
-    private static int duplicate(int fd) {
+    /**
+     * {@code cuImport*} of a duplicate of the app's fd. CUDA takes an fd on a successful import, but a later
+     * step (mapping) can still fail: with the duplicate, every failure leaves the app's fd untouched, and the
+     * caller closes the app's fd only once the whole import worked (from then on the import owns it).
+     */
+    private long importDuplicate(int appFd, String what, IntToLongFunction importCall) {
+        int driverFd;
         try {
-            return Posix.dup(fd);
+            driverFd = Posix.dup(appFd);
         } catch (Posix.PosixException e) {
-            throw new IllegalArgumentException("javaep: native_handle " + fd + " is not an open file descriptor: "
+            throw new IllegalArgumentException("javaep: native_handle " + appFd + " is not an open file descriptor: "
                     + e.getMessage());
+        }
+        try {
+            return refuseIfCudaFails(what, () -> importCall.applyAsLong(driverFd));
+        } catch (RuntimeException e) {
+            Posix.close(driverFd); // not taken by the driver
+            throw e;
         }
     }
 

@@ -54,22 +54,8 @@ final class ImportedMemoryBridge {
     /** Wraps a fresh import; if that fails, the import is closed (the caller then still owns nothing new). */
     static MemorySegment create(ImporterBridge importer, ImportedMemory memory, ExternalMemoryDescriptor descriptor,
                                 int descriptorVersion) {
-        try {
-            importer.references().retain();
-        } catch (RuntimeException e) {
-            memory.close();
-            throw e;
-        }
-        try {
-            return new ImportedMemoryBridge(importer, memory, descriptor, descriptorVersion).struct;
-        } catch (RuntimeException | Error e) {
-            try {
-                memory.close();
-            } finally {
-                importer.references().release();
-            }
-            throw e;
-        }
+        return importer.references().retainFor(
+                () -> new ImportedMemoryBridge(importer, memory, descriptor, descriptorVersion).struct, memory::close);
     }
 
     static Optional<ImportedMemoryBridge> find(MemorySegment handle) {

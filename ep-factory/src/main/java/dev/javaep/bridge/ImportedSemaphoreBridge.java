@@ -40,22 +40,8 @@ final class ImportedSemaphoreBridge {
 
     static MemorySegment create(ImporterBridge importer, ImportedSemaphore semaphore, ExternalSemaphoreDescriptor descriptor,
                                 int descriptorVersion) {
-        try {
-            importer.references().retain();
-        } catch (RuntimeException e) {
-            semaphore.close();
-            throw e;
-        }
-        try {
-            return new ImportedSemaphoreBridge(importer, semaphore, descriptor, descriptorVersion).struct;
-        } catch (RuntimeException | Error e) {
-            try {
-                semaphore.close();
-            } finally {
-                importer.references().release();
-            }
-            throw e;
-        }
+        return importer.references().retainFor(
+                () -> new ImportedSemaphoreBridge(importer, semaphore, descriptor, descriptorVersion).struct, semaphore::close);
     }
 
     static Optional<ImportedSemaphoreBridge> find(MemorySegment handle) {

@@ -195,19 +195,23 @@ final class ImporterBridge {
     }
 
     static MemorySegment waitSemaphore(MemorySegment self, MemorySegment handle, MemorySegment stream, long value) {
-        long start = BridgeStatistics.start();
-        ImporterBridge bridge = REGISTRY.get(self);
-        ImportedSemaphoreBridge semaphore = bridge.semaphore(handle);
-        bridge.importer.waitSemaphore(semaphore.semaphore(), bridge.stream(stream), value);
-        BridgeStatistics.record(BridgeStatistics.Callback.SEMAPHORE, start);
-        return MemorySegment.NULL;
+        return onStream(self, handle, stream, value, ExternalResourceImporter::waitSemaphore);
     }
 
     static MemorySegment signalSemaphore(MemorySegment self, MemorySegment handle, MemorySegment stream, long value) {
+        return onStream(self, handle, stream, value, ExternalResourceImporter::signalSemaphore);
+    }
+
+    /** {@code waitSemaphore} or {@code signalSemaphore} of the importer. */
+    private interface SemaphoreOperation {
+        void apply(ExternalResourceImporter importer, ImportedSemaphore semaphore, DeviceStream stream, long value);
+    }
+
+    private static MemorySegment onStream(MemorySegment self, MemorySegment handle, MemorySegment stream, long value,
+                                          SemaphoreOperation operation) {
         long start = BridgeStatistics.start();
         ImporterBridge bridge = REGISTRY.get(self);
-        ImportedSemaphoreBridge semaphore = bridge.semaphore(handle);
-        bridge.importer.signalSemaphore(semaphore.semaphore(), bridge.stream(stream), value);
+        operation.apply(bridge.importer, bridge.semaphore(handle).semaphore(), bridge.stream(stream), value);
         BridgeStatistics.record(BridgeStatistics.Callback.SEMAPHORE, start);
         return MemorySegment.NULL;
     }

@@ -2,6 +2,7 @@ package dev.javaep.bridge;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * A reference count with one owner (the app's handle) and any number of users (imports, tensors):
@@ -26,6 +27,29 @@ final class References {
                 throw new IllegalStateException("javaep: the object was already released");
             }
         } while (!count.compareAndSet(current, current + 1));
+    }
+
+    /**
+     * A new user made by {@code create}, which receives what it wraps; if this is released already or
+     * {@code create} fails, {@code onFailure} runs (to close what the caller brought) and nothing is retained.
+     */
+    <T> T retainFor(Supplier<T> create, Runnable onFailure) {
+        try {
+            retain();
+        } catch (RuntimeException e) {
+            onFailure.run();
+            throw e;
+        }
+        try {
+            return create.get();
+        } catch (RuntimeException | Error e) {
+            try {
+                onFailure.run();
+            } finally {
+                release();
+            }
+            throw e;
+        }
     }
 
     void release() {
