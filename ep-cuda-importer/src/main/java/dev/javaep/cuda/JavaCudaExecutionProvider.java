@@ -2,12 +2,10 @@ package dev.javaep.cuda;
 
 import dev.javaep.cuda.kernel.CudaOps;
 import dev.javaep.spi.CompiledNode;
-import dev.javaep.spi.EpLogger;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.Graph;
+import dev.javaep.spi.NodeSupport;
 import dev.javaep.spi.Node;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * JavaCudaExecutionProvider for one session on one CUDA device. Each supported node becomes one
@@ -17,11 +15,9 @@ import java.util.List;
  */
 final class JavaCudaExecutionProvider implements ExecutionProvider {
     private final CudaDevice device;
-    private final EpLogger logger;
 
-    JavaCudaExecutionProvider(CudaDevice device, EpLogger logger) {
+    JavaCudaExecutionProvider(CudaDevice device) {
         this.device = device;
-        this.logger = logger;
         device.makeCurrent();
         device.kernels(); // JIT the module at session creation, not in the first Run
     }
@@ -32,17 +28,9 @@ final class JavaCudaExecutionProvider implements ExecutionProvider {
     }
 
     @Override
-    public List<List<Node>> selectNodes(Graph graph) {
-        List<List<Node>> groups = new ArrayList<>();
-        for (Node node : graph.nodes()) {
-            CudaOps.Support support = CudaOps.support(node);
-            if (support.supported()) {
-                groups.add(List.of(node));
-            } else if (logger != null) {
-                logger.verbose(name() + " leaves " + node.opType() + " '" + node.name() + "' to other EPs: " + support.reason());
-            }
-        }
-        return groups;
+    public NodeSupport support(Node node) {
+        CudaOps.Support support = CudaOps.support(node);
+        return support.supported() ? NodeSupport.compiled() : NodeSupport.declined(support.code(), support.reason());
     }
 
     @Override

@@ -2,6 +2,10 @@ package dev.javaep.bridge;
 
 import dev.javaep.ort.OrtEpStruct;
 import dev.javaep.spi.CompiledNode;
+import dev.javaep.spi.DeclineCode;
+import dev.javaep.spi.EpLogger;
+import dev.javaep.spi.GraphPartitioner;
+import dev.javaep.spi.NodeSupport;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.Node;
@@ -10,8 +14,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** An {@code OrtEp} in front of one {@link ExecutionProvider} (one per session). */
 final class EpBridge {
@@ -24,22 +33,24 @@ final class EpBridge {
 
     private final ExecutionProvider provider;
     private final OrtRuntime runtime;
-    private final boolean hostAccessible;
+    private final KernelMemory memory;
+    private final EpLogger logger = BridgeLog.logger();
     private final Arena arena = Arena.ofShared();
     private final MemorySegment name;
     private final MemorySegment struct;
 
-    private EpBridge(ExecutionProvider provider, OrtRuntime runtime, boolean hostAccessible) {
+    private EpBridge(ExecutionProvider provider, OrtRuntime runtime, KernelMemory memory) {
         this.provider = provider;
         this.runtime = runtime;
-        this.hostAccessible = hostAccessible;
+        this.memory = memory;
         this.name = arena.allocateFrom(provider.name());
         this.struct = STRUCT.allocate(arena, runtime.apiVersion(), IMPLEMENTED);
         REGISTRY.register(struct, this);
     }
 
-    static MemorySegment create(ExecutionProvider provider, OrtRuntime runtime, boolean hostAccessible) {
-        return new EpBridge(provider, runtime, hostAccessible).struct;
+    /** @param memory where the EP's kernels read and write tensors */
+    static MemorySegment create(ExecutionProvider provider, OrtRuntime runtime, KernelMemory memory) {
+        return new EpBridge(provider, runtime, memory).struct;
     }
 
     /** Closes the EP at {@code pointer} and frees its struct. */
@@ -62,20 +73,87 @@ final class EpBridge {
         return REGISTRY.get(self).name;
     }
 
+    /**
+     * Asks the EP about every node, then claims: compiled nodes in the largest groups ORT can fuse
+     * ({@link GraphPartitioner}), per-op kernel nodes one by one once ORT confirms their kernel. Never
+     * fails: an error reading or judging one node declines that node; an error reading the graph
+     * claims nothing. Either is logged and counted in {@link CapabilityReports}.
+     */
     static MemorySegment getCapability(MemorySegment self, MemorySegment graph, MemorySegment supportInfo) {
         EpBridge bridge = REGISTRY.get(self);
-        Graph view = new GraphReader(bridge.runtime.api()).read(graph);
-        for (List<Node> group : bridge.provider.selectNodes(view)) {
-            if (group.isEmpty()) {
+        String epName = bridge.provider.name();
+        Graph view;
+        try {
+            view = new GraphReader(bridge.runtime.api()).read(graph);
+        } catch (RuntimeException | StackOverflowError e) {
+            String failure = "cannot read the graph: " + e;
+            CapabilityReports.add(new CapabilityReports.Report(epName, "?", 0, 0, 0, 0, Map.of(), List.of(failure)));
+            BridgeLog.logger().warning("javaep: " + epName + " claims nothing: " + failure);
+            return MemorySegment.NULL;
+        }
+        List<String> failures = new ArrayList<>();
+        for (String unread : view.unreadNodes()) {
+            failures.add("unreadable node " + unread);
+        }
+        Map<DeclineCode, Integer> declines = new EnumMap<>(DeclineCode.class);
+        Set<Node> compiled = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Node> kernelNodes = new ArrayList<>();
+        for (Node node : view.nodes()) {
+            NodeSupport support = bridge.judge(node, failures);
+            switch (support) {
+                case NodeSupport.Compiled c -> compiled.add(node);
+                case NodeSupport.Kernel k -> kernelNodes.add(node);
+                case NodeSupport.Declined(DeclineCode code, String reason) -> {
+                    declines.merge(code, 1, Integer::sum);
+                    bridge.logger.verbose(epName + " leaves " + node + " to other EPs [" + code + "]: " + reason);
+                }
+            }
+        }
+        int kernelClaims = 0;
+        for (Node node : kernelNodes) {
+            MemorySegment pointer = MemorySegment.ofAddress(node.id());
+            if (bridge.runtime.epApi().lookUpKernel(supportInfo, pointer).equals(MemorySegment.NULL)) {
+                declines.merge(DeclineCode.NO_KERNEL, 1, Integer::sum);
+                bridge.logger.verbose(epName + " leaves " + node + " to other EPs [" + DeclineCode.NO_KERNEL
+                        + "]: no registered kernel matches its opset and types");
                 continue;
             }
+            bridge.runtime.epApi().addSingleNode(supportInfo, pointer);
+            kernelClaims++;
+        }
+        List<List<Node>> groups = compiled.isEmpty() ? List.of()
+                : view.unreadNodes().isEmpty() ? GraphPartitioner.groups(view.nodes(), compiled::contains)
+                // An unread node's edges are unknown, so a group could reach itself through it: only
+                // single-node groups are safe then.
+                : view.nodes().stream().filter(compiled::contains).map(List::of).toList();
+        for (List<Node> group : groups) {
             List<MemorySegment> nodes = new ArrayList<>(group.size());
             for (Node node : group) {
                 nodes.add(MemorySegment.ofAddress(node.id()));
             }
             bridge.runtime.epApi().addNodesToFuse(supportInfo, nodes);
         }
+        CapabilityReports.Report report = new CapabilityReports.Report(epName, view.name(),
+                view.nodes().size() + view.unreadNodes().size(), groups.size(), compiled.size(), kernelClaims,
+                declines, failures);
+        CapabilityReports.add(report);
+        bridge.logger.log(failures.isEmpty() ? EpLogger.Level.INFO : EpLogger.Level.WARNING, "javaep: " + report.summary()
+                + (failures.isEmpty() ? "" : ": " + String.join("; ", failures)));
         return MemorySegment.NULL;
+    }
+
+    /** The EP's answer for one node; nodes of other EPs and answers that throw are declined here. */
+    private NodeSupport judge(Node node, List<String> failures) {
+        if (!node.assignedEp().isEmpty() && !node.assignedEp().equals(provider.name())) {
+            return NodeSupport.declined(DeclineCode.ASSIGNED_ELSEWHERE, "assigned to " + node.assignedEp());
+        }
+        try {
+            NodeSupport support = provider.support(node);
+            return support == null ? NodeSupport.declined(DeclineCode.INTERNAL_ERROR, "support() returned null") : support;
+        } catch (RuntimeException | StackOverflowError e) {
+            failures.add(node + ": " + e);
+            return NodeSupport.declined(DeclineCode.INTERNAL_ERROR, "judging the node threw " + e);
+        }
     }
 
     static MemorySegment compile(MemorySegment self, MemorySegment graphs, MemorySegment fusedNodes, long count,
@@ -89,10 +167,16 @@ final class EpBridge {
         List<MemorySegment> created = new ArrayList<>();
         try {
             for (long i = 0; i < count; i++) {
-                Graph subgraph = reader.read(graphArray.getAtIndex(ValueLayout.ADDRESS, i));
+                Graph read = reader.read(graphArray.getAtIndex(ValueLayout.ADDRESS, i));
+                if (!read.unreadNodes().isEmpty()) {
+                    throw new IllegalStateException("javaep: cannot read nodes of the group ORT asks to compile: " + read.unreadNodes());
+                }
+                Graph subgraph = new Graph(read.name(), GraphPartitioner.topologicalOrder(read.nodes()), read.inputs(),
+                        read.outputs(), read.initializers(), read.opsets(), read.unreadNodes());
                 Node fusedNode = reader.readNode(fusedArray.getAtIndex(ValueLayout.ADDRESS, i));
                 CompiledNode compiled = bridge.provider.compile(subgraph, fusedNode);
-                MemorySegment info = NodeComputeBridge.create(compiled, bridge.runtime, bridge.hostAccessible);
+                MemorySegment info = NodeComputeBridge.create(compiled, bridge.runtime, bridge.memory,
+                        bridge.provider.name() + "'s compiled node '" + fusedNode.name() + "' (" + subgraph.nodes().size() + " nodes)");
                 created.add(info);
                 out.setAtIndex(ValueLayout.ADDRESS, i, info);
             }

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -224,9 +225,10 @@ public final class EpFactoryBridge {
                     + bridge.factory.name() + "'; ORT requires them to match");
         }
         // Kernels see host memory unless one of the selected devices was offered with device memory.
-        boolean hostMemory = selected.stream().map(d -> bridge.offers.get(d.handle()))
-                .allMatch(offer -> offer == null || offer.usesHostMemory());
-        out.set(ValueLayout.ADDRESS, 0, EpBridge.create(provider, bridge.runtime, hostMemory));
+        List<DeviceOffer> offers = selected.stream().map(d -> bridge.offers.get(d.handle())).filter(Objects::nonNull).toList();
+        KernelMemory memory = offers.stream().allMatch(DeviceOffer::usesHostMemory) ? KernelMemory.HOST
+                : new KernelMemory(false, offers.stream().flatMap(o -> o.memorySpaces().stream()).map(MemorySpace::location).toList());
+        out.set(ValueLayout.ADDRESS, 0, EpBridge.create(provider, bridge.runtime, memory));
         return MemorySegment.NULL;
     }
 

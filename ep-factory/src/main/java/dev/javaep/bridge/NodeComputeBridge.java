@@ -17,20 +17,23 @@ final class NodeComputeBridge {
 
     private final CompiledNode compiled;
     private final OrtRuntime runtime;
-    private final boolean hostAccessible;
+    private final KernelMemory memory;
+    private final String description;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment struct;
 
-    private NodeComputeBridge(CompiledNode compiled, OrtRuntime runtime, boolean hostAccessible) {
+    private NodeComputeBridge(CompiledNode compiled, OrtRuntime runtime, KernelMemory memory, String description) {
         this.compiled = compiled;
         this.runtime = runtime;
-        this.hostAccessible = hostAccessible;
+        this.memory = memory;
+        this.description = description;
         this.struct = STRUCT.allocate(arena, runtime.apiVersion(), EnumSet.allOf(OrtNodeComputeInfoStruct.class));
         REGISTRY.register(struct, this);
     }
 
-    static MemorySegment create(CompiledNode compiled, OrtRuntime runtime, boolean hostAccessible) {
-        return new NodeComputeBridge(compiled, runtime, hostAccessible).struct;
+    /** @param description what failure messages call the compiled node, e.g. "JavaCpuExecutionProvider's compiled node 'x'" */
+    static MemorySegment create(CompiledNode compiled, OrtRuntime runtime, KernelMemory memory, String description) {
+        return new NodeComputeBridge(compiled, runtime, memory, description).struct;
     }
 
     /** Releases the compute info at {@code pointer}; unknown pointers are ignored (and logged). */
@@ -59,7 +62,8 @@ final class NodeComputeBridge {
     static MemorySegment compute(MemorySegment self, MemorySegment state, MemorySegment kernelContext) {
         long start = BridgeStatistics.start();
         NodeComputeBridge bridge = REGISTRY.get(self);
-        bridge.compiled.compute(new KernelContextView(bridge.runtime.api(), kernelContext, bridge.hostAccessible));
+        bridge.compiled.compute(new KernelContextView(bridge.runtime, kernelContext, bridge.memory, java.util.Set.of(),
+                bridge.description));
         BridgeStatistics.record(BridgeStatistics.Callback.COMPUTE, start);
         return MemorySegment.NULL;
     }

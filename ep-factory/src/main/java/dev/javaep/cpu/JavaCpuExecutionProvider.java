@@ -4,9 +4,8 @@ import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.Graph;
+import dev.javaep.spi.NodeSupport;
 import dev.javaep.spi.Node;
-import java.util.ArrayList;
-import java.util.List;
 
 /** One session's {@code JavaCpuExecutionProvider}: claims the nodes its Java kernels run. */
 final class JavaCpuExecutionProvider implements ExecutionProvider {
@@ -16,19 +15,10 @@ final class JavaCpuExecutionProvider implements ExecutionProvider {
         return JavaCpuExecutionProviderFactory.NAME;
     }
 
-    /**
-     * Claims every node a kernel exists for, one node per group: a single-node group is always a valid
-     * partition, whatever the other EPs take.
-     */
+    /** Runs in a compiled group every node a Java kernel exists for. */
     @Override
-    public List<List<Node>> selectNodes(Graph graph) {
-        List<List<Node>> groups = new ArrayList<>();
-        for (Node node : graph.nodes()) {
-            if (CpuKernels.forNode(node).isPresent()) {
-                groups.add(List.of(node));
-            }
-        }
-        return groups;
+    public NodeSupport support(Node node) {
+        return CpuKernels.support(node);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.javaep.ort;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BOOLEAN;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -18,6 +19,7 @@ import java.util.Map;
  * {@link #check}, the one status funnel). Pointers to ORT objects stay {@link MemorySegment}s.
  */
 public final class OrtApi {
+
     /** The API version javaep's struct layouts are written for. */
     public static final int COMPILED_API_VERSION = 29;
     /** The oldest runtime API javaep negotiates down to (ORT 1.24: the interop API and handle structs). */
@@ -254,6 +256,32 @@ public final class OrtApi {
         return pointerArray(OrtApiSlot.Graph_GetNumOutputs, OrtApiSlot.Graph_GetOutputs, graph);
     }
 
+    /** The graph's initializers (value infos owned by the graph). */
+    public List<MemorySegment> graphInitializers(MemorySegment graph) {
+        return pointerArray(OrtApiSlot.Graph_GetNumInitializers, OrtApiSlot.Graph_GetInitializers, graph);
+    }
+
+    /** The opset version the model imports per domain ({@code ""} is the ONNX domain). */
+    public Map<String, Long> graphOperatorSets(MemorySegment graph) {
+        try (Arena arena = Arena.ofConfined()) {
+            long n = sizeOut(OrtApiSlot.Graph_GetNumOperatorSets, graph);
+            Map<String, Long> result = new LinkedHashMap<>();
+            if (n == 0) {
+                return result;
+            }
+            MemorySegment domains = arena.allocate(ADDRESS, n);
+            MemorySegment versions = arena.allocate(JAVA_LONG, n);
+            check((MemorySegment) table.handle(OrtApiSlot.Graph_GetOperatorSets).invokeExact(graph, domains, versions, n));
+            for (long i = 0; i < n; i++) {
+                String domain = cString(domains.getAtIndex(ADDRESS, i));
+                result.put(domain == null || domain.equals("ai.onnx") ? "" : domain, versions.getAtIndex(JAVA_LONG, i));
+            }
+            return result;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     public String nodeName(MemorySegment node) {
         return stringOut(OrtApiSlot.Node_GetName, node);
     }
@@ -283,6 +311,58 @@ public final class OrtApi {
 
     public List<MemorySegment> nodeOutputs(MemorySegment node) {
         return pointerArray(OrtApiSlot.Node_GetNumOutputs, OrtApiSlot.Node_GetOutputs, node);
+    }
+
+    /** Outer-scope values the node's subgraphs read (If/Loop/Scan); empty for other nodes. */
+    public List<MemorySegment> nodeImplicitInputs(MemorySegment node) {
+        return pointerArray(OrtApiSlot.Node_GetNumImplicitInputs, OrtApiSlot.Node_GetImplicitInputs, node);
+    }
+
+    /** The EP ORT assigned the node to; {@code ""} when unassigned (NULL or empty from ORT). */
+    public String nodeEpName(MemorySegment node) {
+        String name = stringOut(OrtApiSlot.Node_GetEpName, node);
+        return name == null ? "" : name;
+    }
+
+    /** A node's subgraphs ({@code OrtGraph*} owned by the node) by the attribute that holds them. */
+    public Map<String, MemorySegment> nodeSubgraphs(MemorySegment node) {
+        try (Arena arena = Arena.ofConfined()) {
+            long n = sizeOut(OrtApiSlot.Node_GetNumSubgraphs, node);
+            Map<String, MemorySegment> result = new LinkedHashMap<>();
+            if (n == 0) {
+                return result;
+            }
+            MemorySegment graphs = arena.allocate(ADDRESS, n);
+            MemorySegment names = arena.allocate(ADDRESS, n);
+            check((MemorySegment) table.handle(OrtApiSlot.Node_GetSubgraphs).invokeExact(node, graphs, n, names));
+            for (long i = 0; i < n; i++) {
+                result.put(cString(names.getAtIndex(ADDRESS, i)), graphs.getAtIndex(ADDRESS, i));
+            }
+            return result;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** A TENSOR attribute as a new {@code OrtValue} the caller releases ({@link #releaseValue}). */
+    public MemorySegment tensorAttribute(MemorySegment attribute) {
+        return pointerOut(OrtApiSlot.OpAttr_GetTensorAttributeAsOrtValue, attribute);
+    }
+
+    /** Whether a value info is a constant initializer. */
+    public boolean valueInfoIsConstantInitializer(MemorySegment valueInfo) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_BOOLEAN);
+            check((MemorySegment) table.handle(OrtApiSlot.ValueInfo_IsConstantInitializer).invokeExact(valueInfo, out));
+            return out.get(JAVA_BOOLEAN, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** An initializer's {@code OrtValue} (owned by the graph; ORT loads external data on this call), or NULL. */
+    public MemorySegment valueInfoInitializerValue(MemorySegment valueInfo) {
+        return pointerOut(OrtApiSlot.ValueInfo_GetInitializerValue, valueInfo);
     }
 
     public List<MemorySegment> nodeAttributes(MemorySegment node) {

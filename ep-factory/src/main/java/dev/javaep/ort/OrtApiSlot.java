@@ -216,6 +216,10 @@ public enum OrtApiSlot implements FunctionSlot {
     ValueInfo_IsConstantInitializer(331, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* Graph_GetName(const OrtGraph* graph, const char** graph_name) */
     Graph_GetName(333, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** OrtStatus* Graph_GetNumOperatorSets(const OrtGraph* graph, size_t* num_operator_sets) */
+    Graph_GetNumOperatorSets(336, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** OrtStatus* Graph_GetOperatorSets(const OrtGraph* graph, const char** domains, int64_t* opset_versions, size_t num_operator_sets) */
+    Graph_GetOperatorSets(337, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER, SIZE_T)),
     /** OrtStatus* Graph_GetNumInputs(const OrtGraph* graph, size_t* num_inputs) */
     Graph_GetNumInputs(338, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* Graph_GetInputs(const OrtGraph* graph, const OrtValueInfo** inputs, size_t num_inputs) */
@@ -248,16 +252,28 @@ public enum OrtApiSlot implements FunctionSlot {
     Node_GetNumOutputs(355, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* Node_GetOutputs(const OrtNode* node, const OrtValueInfo** outputs, size_t num_outputs) */
     Node_GetOutputs(356, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER, SIZE_T)),
+    /** OrtStatus* Node_GetNumImplicitInputs(const OrtNode* node, size_t* num_implicit_inputs) */
+    Node_GetNumImplicitInputs(357, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** OrtStatus* Node_GetImplicitInputs(const OrtNode* node, const OrtValueInfo** implicit_inputs, size_t num_implicit_inputs) */
+    Node_GetImplicitInputs(358, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER, SIZE_T)),
     /** OrtStatus* Node_GetNumAttributes(const OrtNode* node, size_t* num_attributes) */
     Node_GetNumAttributes(359, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* Node_GetAttributes(const OrtNode* node, const OrtOpAttr** attributes, size_t num_attributes) */
     Node_GetAttributes(360, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER, SIZE_T)),
     /** OrtStatus* Node_GetAttributeByName(const OrtNode* node, const char* attribute_name, const OrtOpAttr** attribute) */
     Node_GetAttributeByName(361, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
+    /** OrtStatus* OpAttr_GetTensorAttributeAsOrtValue(const OrtOpAttr* attribute, OrtValue** attr_tensor) */
+    OpAttr_GetTensorAttributeAsOrtValue(362, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* OpAttr_GetType(const OrtOpAttr* attribute, OrtOpAttrType* type) */
     OpAttr_GetType(363, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* OpAttr_GetName(const OrtOpAttr* attribute, const char** name) */
     OpAttr_GetName(364, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** OrtStatus* Node_GetNumSubgraphs(const OrtNode* node, size_t* num_subgraphs) */
+    Node_GetNumSubgraphs(365, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** OrtStatus* Node_GetSubgraphs(const OrtNode* node, const OrtGraph** subgraphs, size_t num_subgraphs, const char** attribute_names) */
+    Node_GetSubgraphs(366, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER, SIZE_T, POINTER)),
+    /** OrtStatus* Node_GetEpName(const OrtNode* node, const char** out) */
+    Node_GetEpName(368, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** const OrtMemoryInfo* EpDevice_MemoryInfo(const OrtEpDevice* ep_device, OrtDeviceMemoryType memory_type) */
     EpDevice_MemoryInfo(374, 23, FunctionDescriptor.of(POINTER, POINTER, ENUM)),
     /** OrtStatus* GetSharedAllocator(OrtEnv* env, const OrtMemoryInfo* mem_info, OrtAllocator** allocator) */

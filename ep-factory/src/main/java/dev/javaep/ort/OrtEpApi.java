@@ -70,6 +70,31 @@ public final class OrtEpApi {
         }
     }
 
+    /** Claims one node for the EP's per-op kernel (ORT runs it through the EP's kernel registry). */
+    public void addSingleNode(MemorySegment graphSupportInfo, MemorySegment node) {
+        try {
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.EpGraphSupportInfo_AddSingleNode)
+                    .invokeExact(graphSupportInfo, node));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /**
+     * The {@code OrtKernelDef} ORT would use for {@code node} from this EP's kernel registry (API 24),
+     * or NULL when the registry has none that matches (op, domain, opset, type constraints).
+     */
+    public MemorySegment lookUpKernel(MemorySegment graphSupportInfo, MemorySegment node) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.EpGraphSupportInfo_LookUpKernel)
+                    .invokeExact(graphSupportInfo, node, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
     /** {@code CreateHardwareDevice} (API 24): a device ORT's own discovery did not find. */
     public MemorySegment createHardwareDevice(int type, int vendorId, int deviceId, String vendorName,
                                               MemorySegment metadata) {

@@ -46,6 +46,8 @@ public enum OrtEpApiSlot implements FunctionSlot {
     CreateHardwareDevice(16, 24, FunctionDescriptor.of(STATUS, ENUM, UINT32, UINT32, POINTER, POINTER, POINTER)),
     /** void ReleaseHardwareDevice(OrtHardwareDevice* input) */
     ReleaseHardwareDevice(17, 24, FunctionDescriptor.ofVoid(POINTER)),
+    /** OrtStatus* EpGraphSupportInfo_LookUpKernel(OrtEpGraphSupportInfo* graph_support_info, const OrtNode* node, const OrtKernelDef** out_kernel_def) */
+    EpGraphSupportInfo_LookUpKernel(41, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
     /** OrtStatus* GetEnvConfigEntries(OrtKeyValuePairs** config_entries) */
     GetEnvConfigEntries(49, 24, FunctionDescriptor.of(STATUS, POINTER));
 

@@ -2,7 +2,10 @@ package dev.javaep.spi;
 
 import java.util.List;
 
-/** A node attribute, copied out of ORT's graph (only the kinds our kernels read are decoded). */
+/**
+ * A node attribute copied out of ORT's graph, one variant per ONNX attribute type. An attribute the
+ * node leaves out means the op schema's default; {@link Node} has typed getters that take it.
+ */
 public sealed interface Attribute {
     String name();
 
@@ -16,6 +19,20 @@ public sealed interface Attribute {
 
     record FloatList(String name, List<Float> values) implements Attribute {}
 
-    /** An attribute of a kind javaep does not decode (tensor, graph, ...); its presence is still known. */
-    record Other(String name, int ortAttributeType) implements Attribute {}
+    record StringList(String name, List<String> values) implements Attribute {}
+
+    /** A TENSOR attribute (Constant's {@code value}, ConstantOfShape's {@code value}). */
+    record TensorAttribute(String name, TensorValue value) implements Attribute {}
+
+    /** A GRAPH attribute: a branch of If, the body of Loop or Scan, read like the main graph. */
+    record GraphAttribute(String name, Graph graph) implements Attribute {}
+
+    /**
+     * An attribute javaep could not read (a kind ORT's C API does not expose, such as TENSORS or
+     * SPARSE_TENSOR, or a read that failed): its presence is known, and {@code reason} says why its value
+     * is not. EPs decline nodes whose attributes they need and cannot see.
+     *
+     * @param ortAttributeType the {@code OrtOpAttrType} ORT reported
+     */
+    record Unreadable(String name, int ortAttributeType, String reason) implements Attribute {}
 }

@@ -5,6 +5,7 @@ import dev.javaep.cuda.kernel.ptx.CudaKernel.BinaryOp;
 import dev.javaep.cuda.kernel.ptx.CudaKernel.UnaryOp;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.CompiledNode;
+import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.ValueInfo;
@@ -27,11 +28,11 @@ public final class CudaOps {
     private CudaOps() {}
 
     /** Whether the EP runs {@code node}, and if not, why. */
-    public record Support(boolean supported, String reason) {
-        static final Support YES = new Support(true, "");
+    public record Support(boolean supported, DeclineCode code, String reason) {
+        static final Support YES = new Support(true, null, "");
 
-        static Support no(String reason) {
-            return new Support(false, reason);
+        static Support no(DeclineCode code, String reason) {
+            return new Support(false, code, reason);
         }
 
         /** This answer if it is "no", otherwise the next check's. */
@@ -42,7 +43,7 @@ public final class CudaOps {
 
     public static Support support(Node node) {
         if (!node.isOnnxDomain()) {
-            return Support.no("domain " + node.domain());
+            return Support.no(DeclineCode.DOMAIN, "domain " + node.domain());
         }
         String op = node.opType();
         if (BINARY.containsKey(op)) {
@@ -56,17 +57,17 @@ public final class CudaOps {
             case "Softmax" -> floatTensors(node, 1, 1).and(() -> attributes(node, Map.of("axis", Attribute.IntValue.class)));
             case "MatMul" -> floatTensors(node, 2, 1).and(() -> attributes(node, Map.of()));
             case "Gemm" -> gemm(node);
-            default -> Support.no("op " + op + " is not in JavaCudaExecutionProvider's op set");
+            default -> Support.no(DeclineCode.OP_TYPE, "op " + op + " is not in JavaCudaExecutionProvider's op set");
         };
     }
 
     private static Support identity(Node node) {
         if (node.inputs().size() != 1 || node.outputs().size() != 1 || node.inputs().getFirst() == null) {
-            return Support.no("Identity needs one input and one output");
+            return Support.no(DeclineCode.ARITY, "Identity needs one input and one output");
         }
         ValueInfo in = node.inputs().getFirst();
         if (!in.isTensor() || in.elementType().byteSize() == 0) {
-            return Support.no("Identity of " + (in.isTensor() ? in.elementType() : "a non-tensor") + " (device copies need fixed-size elements)");
+            return Support.no(DeclineCode.ELEMENT_TYPE, "Identity of " + (in.isTensor() ? in.elementType() : "a non-tensor") + " (device copies need fixed-size elements)");
         }
         return Support.YES;
     }
@@ -74,7 +75,7 @@ public final class CudaOps {
     private static Support gemm(Node node) {
         int inputs = node.inputs().size();
         if (inputs < 2 || inputs > 3) {
-            return Support.no("Gemm needs 2 or 3 inputs");
+            return Support.no(DeclineCode.ARITY, "Gemm needs 2 or 3 inputs");
         }
         Support types = floatTensors(node, inputs, 1);
         if (!types.supported()) {
@@ -87,7 +88,7 @@ public final class CudaOps {
     /** Every input (optional trailing ones may be omitted) and output is a float32 tensor. */
     private static Support floatTensors(Node node, int maxInputs, int outputs) {
         if (node.inputs().isEmpty() || node.inputs().size() > maxInputs || node.outputs().size() != outputs) {
-            return Support.no(node.opType() + " with " + node.inputs().size() + " inputs and " + node.outputs().size() + " outputs");
+            return Support.no(DeclineCode.ARITY, node.opType() + " with " + node.inputs().size() + " inputs and " + node.outputs().size() + " outputs");
         }
         for (List<ValueInfo> values : List.of(node.inputs(), node.outputs())) {
             for (ValueInfo v : values) {
@@ -95,7 +96,7 @@ public final class CudaOps {
                     continue;
                 }
                 if (!v.isTensor() || v.elementType() != ElementType.FLOAT) {
-                    return Support.no(v.name() + " is " + (v.isTensor() ? v.elementType() : "not a tensor") + "; the kernels are float32");
+                    return Support.no(v.isTensor() ? DeclineCode.ELEMENT_TYPE : DeclineCode.NOT_A_TENSOR, v.name() + " is " + (v.isTensor() ? v.elementType() : "not a tensor") + "; the kernels are float32");
                 }
             }
         }
@@ -106,7 +107,7 @@ public final class CudaOps {
         for (Map.Entry<String, Attribute> e : Map.copyOf(node.attributes() == null ? Map.of() : node.attributes()).entrySet()) {
             Class<? extends Attribute> kind = expected.get(e.getKey());
             if (kind == null || !kind.isInstance(e.getValue())) {
-                return Support.no("attribute " + e.getKey() + " is not one the kernel reads");
+                return Support.no(DeclineCode.ATTRIBUTE, "attribute " + e.getKey() + " is not one the kernel reads");
             }
         }
         return Support.YES;

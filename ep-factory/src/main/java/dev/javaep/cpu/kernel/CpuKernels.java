@@ -1,6 +1,8 @@
 package dev.javaep.cpu.kernel;
 
 import dev.javaep.spi.Attribute;
+import dev.javaep.spi.DeclineCode;
+import dev.javaep.spi.NodeSupport;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import java.util.Collections;
@@ -67,6 +69,37 @@ public final class CpuKernels {
             LOG.log(System.Logger.Level.DEBUG, () -> "javaep: declining node " + node + ": " + e, e);
             return Optional.empty();
         }
+    }
+
+    /**
+     * Whether JavaCpu runs {@code node}, and if not, why (the decline codes are shared by every Java EP).
+     * Never throws.
+     */
+    public static NodeSupport support(Node node) {
+        if (node == null || node.opType() == null) {
+            return NodeSupport.declined(DeclineCode.UNREADABLE, "no op type");
+        }
+        if (!node.isOnnxDomain()) {
+            return NodeSupport.declined(DeclineCode.DOMAIN, "domain " + node.domain() + " is not the ONNX domain");
+        }
+        Versions versions = VERSIONS.get(node.opType());
+        if (versions == null) {
+            return NodeSupport.declined(DeclineCode.OP_TYPE, node.opType() + " is not in JavaCpuExecutionProvider's op set "
+                    + SUPPORTED_OP_TYPES);
+        }
+        if (!versions.contain(node.sinceVersion())) {
+            return NodeSupport.declined(DeclineCode.OPSET, node.opType() + " opset " + node.sinceVersion()
+                    + " is outside the versions implemented (" + versions.oldest() + ".." + versions.newest() + ")");
+        }
+        for (var attribute : node.attributes().values()) {
+            if (attribute instanceof Attribute.Unreadable(var name, var type, var reason)) {
+                return NodeSupport.declined(DeclineCode.ATTRIBUTE, "attribute " + name + " cannot be read: " + reason);
+            }
+        }
+        return forNode(node).isPresent() ? NodeSupport.compiled()
+                : NodeSupport.declined(DeclineCode.ELEMENT_TYPE, "the kernel does not take these element types, "
+                        + "input/output counts or attributes: inputs " + node.inputs() + ", outputs " + node.outputs()
+                        + ", attributes " + node.attributes().keySet());
     }
 
     /** The op types this EP knows, in alphabetical order, for documentation/logging. */

@@ -148,10 +148,10 @@ public final class OnnxModelReader {
             case AttributeProto.TYPE_STRING -> new Attribute.StringValue(name, s == null ? "" : s);
             case AttributeProto.TYPE_FLOATS -> new Attribute.FloatList(name, List.copyOf(floats));
             case AttributeProto.TYPE_INTS -> new Attribute.IntList(name, List.copyOf(ints));
-            case AttributeProto.TYPE_STRINGS -> new Attribute.Other(name, OrtOpAttrType.STRINGS);
-            case AttributeProto.TYPE_TENSOR -> new Attribute.Other(name, OrtOpAttrType.TENSOR);
-            case AttributeProto.TYPE_GRAPH, AttributeProto.TYPE_GRAPHS -> new Attribute.Other(name, OrtOpAttrType.GRAPH);
-            default -> new Attribute.Other(name, OrtOpAttrType.UNDEFINED);
+            case AttributeProto.TYPE_STRINGS -> new Attribute.Unreadable(name, OrtOpAttrType.STRINGS, "this reader skips strings lists");
+            case AttributeProto.TYPE_TENSOR -> new Attribute.Unreadable(name, OrtOpAttrType.TENSOR, "this reader skips tensors");
+            case AttributeProto.TYPE_GRAPH, AttributeProto.TYPE_GRAPHS -> new Attribute.Unreadable(name, OrtOpAttrType.GRAPH, "this reader skips subgraphs");
+            default -> new Attribute.Unreadable(name, OrtOpAttrType.UNDEFINED, "attribute type " + type);
         };
     }
 

@@ -181,11 +181,20 @@ public final class OnnxModelWriter {
                 values.forEach(v -> out.varint(AttributeProto.INTS, v));
                 out.varint(AttributeProto.TYPE, AttributeProto.TYPE_INTS);
             }
-            case Attribute.Other other -> throw new IllegalArgumentException("cannot write attribute '" + other.name()
-                    + "' of " + node.opType() + " node '" + node.name() + "': only int, float, string, ints and floats"
-                    + " attributes are supported");
+            case Attribute.StringList(var n, var values) -> {
+                values.forEach(v -> out.string(AttributeProto.STRINGS, v));
+                out.varint(AttributeProto.TYPE, AttributeProto.TYPE_STRINGS);
+            }
+            case Attribute.TensorAttribute a -> throw unwritable(a, node);
+            case Attribute.GraphAttribute a -> throw unwritable(a, node);
+            case Attribute.Unreadable a -> throw unwritable(a, node);
         }
         return out;
+    }
+
+    private static IllegalArgumentException unwritable(Attribute attribute, OnnxNode node) {
+        return new IllegalArgumentException("cannot write attribute '" + attribute.name() + "' of " + node.opType()
+                + " node '" + node.name() + "': only int, float, string, ints, floats and strings attributes are supported");
     }
 
     private static ProtoWriter valueInfoMessage(OnnxValueInfo value) {

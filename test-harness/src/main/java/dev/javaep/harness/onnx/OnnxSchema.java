@@ -41,8 +41,11 @@ final class OnnxSchema {
         static final int F = 2;
         static final int I = 3;
         static final int S = 4;
+        static final int T = 5;
+        static final int G = 6;
         static final int FLOATS = 7;
         static final int INTS = 8;
+        static final int STRINGS = 9;
         static final int TYPE = 20;
 
         // AttributeProto.AttributeType

@@ -1,6 +1,8 @@
 package dev.javaep.harness.faults;
 
 import dev.javaep.spi.CompiledNode;
+import dev.javaep.spi.DeclineCode;
+import dev.javaep.spi.NodeSupport;
 import dev.javaep.spi.DeviceOffer;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.ExecutionProviderFactory;
@@ -47,8 +49,9 @@ public final class ThrowingKernelFactory implements ExecutionProviderFactory {
             }
 
             @Override
-            public List<List<Node>> selectNodes(Graph graph) {
-                return graph.nodes().stream().filter(n -> n.opType().equals("Add")).map(List::of).toList();
+            public NodeSupport support(Node node) {
+                return node.opType().equals("Add") ? NodeSupport.compiled()
+                        : NodeSupport.declined(DeclineCode.OP_TYPE, "this test EP runs Add only");
             }
 
             @Override

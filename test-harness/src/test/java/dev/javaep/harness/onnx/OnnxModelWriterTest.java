@@ -77,7 +77,7 @@ class OnnxModelWriterTest {
     @Test
     void whatCannotBeWrittenIsRefusedClearly() {
         var other = assertThrows(IllegalArgumentException.class, () -> new OnnxModelWriter("g")
-                .node("If", List.of("c"), List.of("y"), new Attribute.Other("then_branch", 7)).toByteArray());
+                .node("If", List.of("c"), List.of("y"), new Attribute.Unreadable("then_branch", 7, "test")).toByteArray());
         assertTrue(other.getMessage().contains("then_branch"), other.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new OnnxModelWriter("g")
                 .node("Relu", List.of("x"), List.of("y"), new Attribute.IntValue("a", 1), new Attribute.IntValue("a", 2)));
