@@ -34,14 +34,12 @@ fetch_vulkan_debs() {
 }
 
 cd "$ROOT"
-if [ "${SKIP_BUILD:-0}" != 1 ]; then
-  ./mvnw -q -B package -DskipTests
-fi
+# One reactor build that packages the modules and then copies the harness's test dependencies: run
+# apart, copy-dependencies would look for the sibling modules in ~/.m2, where a fresh clone has none.
 # Version-less names, as in the distribution's lib/, so a jar both have is carried once (LWJGL and JCuda
 # natives are 17 MB, twice that when versioned copies sat next to the dist's).
-./mvnw -q -B -pl test-harness dependency:copy-dependencies -DincludeScope=test -Dmdep.stripVersion=true \
-  -DoutputDirectory="$OUT_DIR/deps" \
-  -DexcludeArtifactIds=onnxruntime
+./mvnw -q -B -DskipTests package dependency:copy-dependencies -DincludeScope=test -Dmdep.stripVersion=true \
+  -DoutputDirectory="$OUT_DIR/deps" -DexcludeArtifactIds=onnxruntime,ep-factory,ep-cuda-importer
 ./mvnw -q -B dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:$JUNIT_CONSOLE_VERSION \
   -DoutputDirectory="$OUT_DIR/deps-console"
 
