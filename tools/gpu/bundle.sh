@@ -38,8 +38,12 @@ cd "$ROOT"
 # apart, copy-dependencies would look for the sibling modules in ~/.m2, where a fresh clone has none.
 # Version-less names, as in the distribution's lib/, so a jar both have is carried once (LWJGL and JCuda
 # natives are 17 MB, twice that when versioned copies sat next to the dist's).
+# (No -DexcludeArtifactIds: a user property reaches the dist's own copy-dependencies too and would empty
+# its lib/. The loop below skips what the dist already has, and ORT's jar is dropped here.)
+rm -rf "$OUT_DIR/deps"
 ./mvnw -q -B -DskipTests package dependency:copy-dependencies -DincludeScope=test -Dmdep.stripVersion=true \
-  -DoutputDirectory="$OUT_DIR/deps" -DexcludeArtifactIds=onnxruntime,ep-factory,ep-cuda-importer
+  -DoutputDirectory="$OUT_DIR/deps"
+rm -f "$OUT_DIR/deps/onnxruntime.jar"
 ./mvnw -q -B dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:$JUNIT_CONSOLE_VERSION \
   -DoutputDirectory="$OUT_DIR/deps-console"
 

@@ -1,5 +1,7 @@
 """An ORT host nobody here wrote: Python onnxruntime (1.30 on the GPU machine) registers libjavaep,
-lists JavaCudaExecutionProvider's device and runs a small MLP on it with CPU fallback disabled.
+lists JavaCudaExecutionProvider's device, runs a small MLP on it with CPU fallback disabled, and runs
+the mixed CPU/JavaCuda model issue 11 reported (Slice and Flatten on ORT's CPU EP feeding JavaCuda
+nodes) with fallback on, against ORT's own CPU EP.
 
     python3 tools/gpu/python_host.py /path/to/libjavaep.so
 """
@@ -42,6 +44,66 @@ def mlp(rng):
     return model, reference
 
 
+def mixed_cpu_gpu(rng):
+    """Slice (CPU) -> Relu -> Sigmoid -> Flatten (CPU) -> MatMul -> Add -> Tanh -> Softmax."""
+    w = rng.standard_normal((48, 16)).astype(np.float32) * 0.2
+    b = rng.standard_normal(16).astype(np.float32) * 0.1
+    starts, ends, axes = (np.array(v, dtype=np.int64) for v in ([1], [5], [1]))
+    nodes = [
+        helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["s"]),
+        helper.make_node("Relu", ["s"], ["r"]),
+        helper.make_node("Sigmoid", ["r"], ["g"]),
+        helper.make_node("Flatten", ["g"], ["f"], axis=1),
+        helper.make_node("MatMul", ["f", "w"], ["m"]),
+        helper.make_node("Add", ["m", "b"], ["a"]),
+        helper.make_node("Tanh", ["a"], ["t"]),
+        helper.make_node("Softmax", ["t"], ["y"], axis=-1),
+    ]
+    graph = helper.make_graph(
+        nodes, "javaep_issue11_mixed",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6, 3, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 16])],
+        [numpy_helper.from_array(a, n) for a, n in ((w, "w"), (b, "b"), (starts, "starts"), (ends, "ends"), (axes, "axes"))])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=9)
+    onnx.checker.check_model(model)
+    return model
+
+
+def run_mixed(devices, rng):
+    """The issue-11 model with fallback on: JavaCuda's result must equal ORT CPU's, and a second session
+    in the same process must still work (a GPU fault would have killed the CUDA context)."""
+    model = mixed_cpu_gpu(rng).SerializeToString()
+    options = ort.SessionOptions()
+    options.add_provider_for_devices(devices[:1], {})
+    options.log_severity_level = 1  # INFO: ORT prints "Add MemcpyFromHost after ..." when it inserts copies
+    options.add_session_config_entry("session.record_ep_graph_assignment_info", "1")
+    session = ort.InferenceSession(model, sess_options=options)
+    on_java_cuda = assigned_ops(session).get(EP, [])
+    print(f"issue-11 mixed model: ops ORT assigned to {EP}: {on_java_cuda}; all: {assigned_ops(session)}")
+    cpu = ort.InferenceSession(model, providers=["CPUExecutionProvider"])
+    worst = 0.0
+    for _ in range(10):
+        x = rng.standard_normal((2, 6, 3, 4)).astype(np.float32)
+        (y,) = session.run(None, {"x": x})
+        (expected,) = cpu.run(None, {"x": x})
+        worst = max(worst, float(np.max(np.abs(y - expected))))
+    print(f"issue-11 mixed model, 10 runs on {EP} + CPU EP: max |y - ORT CPU| = {worst:.3g}")
+    del session
+    expected_ops = sorted(["Relu", "Sigmoid", "MatMul", "Add", "Tanh", "Softmax"])
+    if sorted(op for op in on_java_cuda if not op.startswith("Memcpy")) != expected_ops:
+        print(f"FAIL: expected {expected_ops} (and copy nodes) on {EP}, ORT assigned {on_java_cuda}")
+        return float("inf")
+    return worst
+
+
+def assigned_ops(session):
+    """EP name -> op types of the nodes ORT assigned to it (ORT >= 1.24 records it on request)."""
+    result = {}
+    for subgraph in session.get_provider_graph_assignment_info():
+        result.setdefault(subgraph.ep_name, []).extend(node.op_type for node in subgraph.nodes)
+    return result
+
+
 def main(library):
     print(f"onnxruntime {ort.__version__} from {ort.__file__}")
     ort.register_execution_provider_library("javaep", library)
@@ -70,6 +132,9 @@ def main(library):
         del session
         if worst > 1e-4:
             print("FAIL: results differ from numpy")
+            return 1
+        if run_mixed(devices, rng) > 1e-5:
+            print("FAIL: the mixed CPU/JavaCuda model differs from ORT CPU")
             return 1
         print("PYTHON HOST OK")
         return 0
