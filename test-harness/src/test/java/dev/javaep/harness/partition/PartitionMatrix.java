@@ -17,10 +17,10 @@ import dev.javaep.ort.OrtException;
 import dev.javaep.spi.ElementType;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Runs {@link PartitionCases} on one EP device: each model with CPU fallback on (and, for models of EP
@@ -64,7 +64,7 @@ public final class PartitionMatrix {
             env.createSession(c.bytes(), options).close();
         } catch (OrtException e) {
             throw new AssertionError(c.name() + ": session creation failed on " + device.epName() + ": " + e.getMessage()
-                    + "\ncapability reports: " + describe(CapabilityReports.recent()), e);
+                    + "\ncapability reports:" + describe(CapabilityReports.recent()), e);
         }
         Map<String, GraphClaims> claims = claims(c);
         System.out.printf("partition %s %-32s claims %s%n", device.epName(), c.name(), claims);
@@ -101,7 +101,7 @@ public final class PartitionMatrix {
                 session = env.createSession(c.bytes(), options);
             } catch (OrtException e) {
                 throw new AssertionError(c.name() + " (" + mode + "): session creation failed on " + device.epName()
-                        + ": " + e.getMessage() + "\ncapability reports: " + describe(CapabilityReports.recent()), e);
+                        + ": " + e.getMessage() + "\ncapability reports:" + describe(CapabilityReports.recent()), e);
             }
             try (session) {
                 claims = claims(c);
@@ -179,10 +179,7 @@ public final class PartitionMatrix {
     }
 
     static String describe(List<CapabilityReports.Report> reports) {
-        Map<String, String> lines = new LinkedHashMap<>();
-        for (int i = 0; i < reports.size(); i++) {
-            lines.put("#" + i, reports.get(i).summary() + (reports.get(i).failures().isEmpty() ? "" : " " + reports.get(i).failures()));
-        }
-        return lines.toString();
+        return reports.stream().map(r -> r.summary() + (r.failures().isEmpty() ? "" : " " + r.failures()))
+                .collect(Collectors.joining("\n  ", "\n  ", ""));
     }
 }
