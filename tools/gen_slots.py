@@ -50,7 +50,7 @@ GetNumHardwareDevices GetHardwareDevices RunOptionsSetSyncStream GetTensorElemen
 KernelContext_GetSyncStream CreateAllocator ReleaseAllocator GetSharedAllocator KernelContext_GetAllocator
 CreateTensorWithDataAndDeleterAsOrtValue RunOptionsSetRunTag Node_GetNumImplicitInputs Node_GetImplicitInputs
 Node_GetNumSubgraphs Node_GetSubgraphs Node_GetEpName Graph_GetNumOperatorSets Graph_GetOperatorSets
-OpAttr_GetTensorAttributeAsOrtValue
+OpAttr_GetTensorAttributeAsOrtValue EnableProfiling SessionEndProfiling
 """.split()
 
 EPAPI_USED = """

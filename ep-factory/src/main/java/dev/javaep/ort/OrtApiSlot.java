@@ -26,6 +26,8 @@ public enum OrtApiSlot implements FunctionSlot {
     Run(9, 1, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER, POINTER, SIZE_T, POINTER, SIZE_T, POINTER)),
     /** OrtStatus* CreateSessionOptions(OrtSessionOptions** options) */
     CreateSessionOptions(10, 1, FunctionDescriptor.of(STATUS, POINTER)),
+    /** OrtStatus* EnableProfiling(OrtSessionOptions* options, const ORTCHAR_T* profile_file_prefix) */
+    EnableProfiling(14, 1, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* SetSessionGraphOptimizationLevel(OrtSessionOptions* options, GraphOptimizationLevel graph_optimization_level) */
     SetSessionGraphOptimizationLevel(23, 1, FunctionDescriptor.of(STATUS, POINTER, ENUM)),
     /** OrtStatus* SetIntraOpNumThreads(OrtSessionOptions* options, int intra_op_num_threads) */
@@ -114,6 +116,8 @@ public enum OrtApiSlot implements FunctionSlot {
     ReleaseTensorTypeAndShapeInfo(99, 1, FunctionDescriptor.ofVoid(POINTER)),
     /** void ReleaseSessionOptions(OrtSessionOptions* input) */
     ReleaseSessionOptions(100, 1, FunctionDescriptor.ofVoid(POINTER)),
+    /** OrtStatus* SessionEndProfiling(OrtSession* session, OrtAllocator* allocator, char** out) */
+    SessionEndProfiling(110, 2, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
     /** OrtStatus* AddSessionConfigEntry(OrtSessionOptions* options, const char* config_key, const char* config_value) */
     AddSessionConfigEntry(130, 5, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
     /** OrtStatus* CreateAllocator(const OrtSession* session, const OrtMemoryInfo* mem_info, OrtAllocator** out) */

@@ -24,7 +24,7 @@ import java.util.Map;
 
 /**
  * Reads the parts of an ONNX ModelProto that javaep's tests look at: opset imports and the main
- * graph's nodes, inputs, outputs and initializers. Everything else (doc strings, metadata, value_info,
+ * graph's nodes, inputs, outputs and initializers, and the same of subgraphs in GRAPH attributes. Everything else (doc strings, metadata, value_info,
  * functions, sparse initializers, training info) is skipped, so this is for inspecting models, not
  * for re-saving them.
  */
@@ -99,24 +99,23 @@ public final class OnnxModelReader {
         List<String> inputs = new ArrayList<>();
         List<String> outputs = new ArrayList<>();
         Map<String, Attribute> attributes = new LinkedHashMap<>();
+        Map<String, OnnxGraph> subgraphs = new LinkedHashMap<>();
         while (message.next()) {
             switch (message.fieldNumber()) {
                 case NodeProto.INPUT -> inputs.add(message.readString());
                 case NodeProto.OUTPUT -> outputs.add(message.readString());
                 case NodeProto.NAME -> name = message.readString();
                 case NodeProto.OP_TYPE -> opType = message.readString();
-                case NodeProto.ATTRIBUTE -> {
-                    Attribute a = attribute(message.readMessage());
-                    attributes.put(a.name(), a);
-                }
+                case NodeProto.ATTRIBUTE -> attribute(message.readMessage(), attributes, subgraphs);
                 case NodeProto.DOMAIN -> domain = message.readString();
                 default -> message.skip();
             }
         }
-        return new OnnxNode(name, opType, domain, inputs, outputs, attributes);
+        return new OnnxNode(name, opType, domain, inputs, outputs, attributes, subgraphs);
     }
 
-    private static Attribute attribute(ProtoReader message) {
+    /** Reads one attribute into {@code attributes}, or into {@code subgraphs} when it is a GRAPH. */
+    private static void attribute(ProtoReader message, Map<String, Attribute> attributes, Map<String, OnnxGraph> subgraphs) {
         String name = "";
         int type = AttributeProto.TYPE_UNDEFINED;
         Float f = null;
@@ -124,6 +123,7 @@ public final class OnnxModelReader {
         String s = null;
         List<Float> floats = new ArrayList<>();
         List<Long> ints = new ArrayList<>();
+        OnnxGraph g = null;
         while (message.next()) {
             switch (message.fieldNumber()) {
                 case AttributeProto.NAME -> name = message.readString();
@@ -132,6 +132,7 @@ public final class OnnxModelReader {
                 case AttributeProto.S -> s = message.readString();
                 case AttributeProto.FLOATS -> message.readRepeatedFloat(floats::add);
                 case AttributeProto.INTS -> message.readRepeatedVarint(ints::add);
+                case AttributeProto.G -> g = graph(message.readMessage());
                 case AttributeProto.TYPE -> type = message.readInt32();
                 default -> message.skip();
             }
@@ -142,7 +143,11 @@ public final class OnnxModelReader {
                     : s != null ? AttributeProto.TYPE_STRING : !floats.isEmpty() ? AttributeProto.TYPE_FLOATS
                     : !ints.isEmpty() ? AttributeProto.TYPE_INTS : AttributeProto.TYPE_UNDEFINED;
         }
-        return switch (type) {
+        if (type == AttributeProto.TYPE_GRAPH && g != null) {
+            subgraphs.put(name, g);
+            return;
+        }
+        Attribute attribute = switch (type) {
             case AttributeProto.TYPE_FLOAT -> new Attribute.FloatValue(name, f == null ? 0f : f);
             case AttributeProto.TYPE_INT -> new Attribute.IntValue(name, i == null ? 0L : i);
             case AttributeProto.TYPE_STRING -> new Attribute.StringValue(name, s == null ? "" : s);
@@ -150,9 +155,10 @@ public final class OnnxModelReader {
             case AttributeProto.TYPE_INTS -> new Attribute.IntList(name, List.copyOf(ints));
             case AttributeProto.TYPE_STRINGS -> new Attribute.Unreadable(name, OrtOpAttrType.STRINGS, "this reader skips strings lists");
             case AttributeProto.TYPE_TENSOR -> new Attribute.Unreadable(name, OrtOpAttrType.TENSOR, "this reader skips tensors");
-            case AttributeProto.TYPE_GRAPH, AttributeProto.TYPE_GRAPHS -> new Attribute.Unreadable(name, OrtOpAttrType.GRAPH, "this reader skips subgraphs");
+            case AttributeProto.TYPE_GRAPH, AttributeProto.TYPE_GRAPHS -> new Attribute.Unreadable(name, OrtOpAttrType.GRAPH, "this reader skips lists of subgraphs");
             default -> new Attribute.Unreadable(name, OrtOpAttrType.UNDEFINED, "attribute type " + type);
         };
+        attributes.put(name, attribute);
     }
 
     private static OnnxValueInfo valueInfo(ProtoReader message) {

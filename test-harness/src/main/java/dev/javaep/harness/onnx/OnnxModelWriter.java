@@ -90,13 +90,23 @@ public final class OnnxModelWriter {
 
     /** A node of the default ONNX domain, named after its op type and position. */
     public OnnxModelWriter node(String opType, List<String> nodeInputs, List<String> nodeOutputs, Attribute... attributes) {
+        return node(opType, nodeInputs, nodeOutputs, Map.of(), attributes);
+    }
+
+    /**
+     * A node of the default ONNX domain that holds subgraphs as GRAPH attributes, e.g. If's
+     * {@code then_branch} and {@code else_branch}. A subgraph may read values of the enclosing graph by
+     * name; build one with another writer's {@link #graph()}.
+     */
+    public OnnxModelWriter node(String opType, List<String> nodeInputs, List<String> nodeOutputs,
+                                Map<String, OnnxGraph> subgraphs, Attribute... attributes) {
         Map<String, Attribute> byName = new LinkedHashMap<>();
         for (Attribute a : attributes) {
             if (byName.put(a.name(), a) != null) {
                 throw new IllegalArgumentException(opType + " node has attribute '" + a.name() + "' twice");
             }
         }
-        return node(new OnnxNode(opType + "_" + nodes.size(), opType, "", nodeInputs, nodeOutputs, byName));
+        return node(new OnnxNode(opType + "_" + nodes.size(), opType, "", nodeInputs, nodeOutputs, byName, subgraphs));
     }
 
     public OnnxModelWriter node(OnnxNode node) {
@@ -105,8 +115,12 @@ public final class OnnxModelWriter {
     }
 
     public OnnxModel build() {
-        return new OnnxModel(irVersion, PRODUCER, opsets,
-                new OnnxGraph(graphName, nodes, inputs, outputs, initializers));
+        return new OnnxModel(irVersion, PRODUCER, opsets, graph());
+    }
+
+    /** The graph built so far, without the model around it: the main graph, or a subgraph for {@link #node(String, List, List, Map, Attribute...)}. */
+    public OnnxGraph graph() {
+        return new OnnxGraph(graphName, nodes, inputs, outputs, initializers);
     }
 
     public byte[] toByteArray() {
@@ -158,6 +172,10 @@ public final class OnnxModelWriter {
         }
         out.string(NodeProto.OP_TYPE, node.opType());
         node.attributes().values().forEach(a -> out.message(NodeProto.ATTRIBUTE, attributeMessage(a, node)));
+        node.subgraphs().forEach((name, graph) -> out.message(NodeProto.ATTRIBUTE, new ProtoWriter()
+                .string(AttributeProto.NAME, name)
+                .message(AttributeProto.G, graphMessage(graph))
+                .varint(AttributeProto.TYPE, AttributeProto.TYPE_GRAPH)));
         if (!node.domain().isEmpty()) {
             out.string(NodeProto.DOMAIN, node.domain());
         }
@@ -194,7 +212,8 @@ public final class OnnxModelWriter {
 
     private static IllegalArgumentException unwritable(Attribute attribute, OnnxNode node) {
         return new IllegalArgumentException("cannot write attribute '" + attribute.name() + "' of " + node.opType()
-                + " node '" + node.name() + "': only int, float, string, ints, floats and strings attributes are supported");
+                + " node '" + node.name() + "': only int, float, string, ints, floats and strings attributes are supported"
+                + (attribute instanceof Attribute.GraphAttribute ? "; pass a subgraph as an OnnxGraph (OnnxNode.subgraphs)" : ""));
     }
 
     private static ProtoWriter valueInfoMessage(OnnxValueInfo value) {

@@ -125,6 +125,32 @@ public final class Session implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code SessionEndProfiling}: stops the profiler of a session made with
+     * {@link SessionOptions#enableProfiling} and returns the path of the JSON file ORT wrote (ORT names the
+     * file; it returns an empty string when profiling was not enabled).
+     */
+    public String endProfiling() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment allocatorOut = arena.allocate(ADDRESS);
+            api.check((MemorySegment) api.table().handle(OrtApiSlot.GetAllocatorWithDefaultOptions).invokeExact(allocatorOut));
+            MemorySegment allocator = allocatorOut.get(ADDRESS, 0);
+            MemorySegment pathOut = arena.allocate(ADDRESS);
+            api.check((MemorySegment) api.table().handle(OrtApiSlot.SessionEndProfiling).invokeExact(handle(), allocator, pathOut));
+            MemorySegment path = pathOut.get(ADDRESS, 0);
+            if (path.equals(MemorySegment.NULL)) {
+                return "";
+            }
+            try {
+                return OrtApi.cString(path);
+            } finally {
+                api.check((MemorySegment) api.table().handle(OrtApiSlot.AllocatorFree).invokeExact(allocator, path));
+            }
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
     // ---- device side: bindings, placement, allocators -----------------------------------------
 
     /** {@code CreateIoBinding}: an empty binding of this session. */

@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiSlot;
+import dev.javaep.ort.Platform;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -55,6 +56,21 @@ public final class SessionOptions implements AutoCloseable {
     public SessionOptions intraOpThreads(int threads) {
         try {
             api.check((MemorySegment) api.table().handle(OrtApiSlot.SetIntraOpNumThreads).invokeExact(options, threads));
+            return this;
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /**
+     * {@code EnableProfiling}: sessions made with these options write ORT's profile (Chrome trace JSON: one
+     * event per node per Run, per session phase) to {@code <prefix>_<date>.json}; {@link Session#endProfiling()}
+     * ends it and names the file.
+     */
+    public SessionOptions enableProfiling(String filePrefix) {
+        try (Arena arena = Arena.ofConfined()) {
+            api.check((MemorySegment) api.table().handle(OrtApiSlot.EnableProfiling)
+                    .invokeExact(options, Platform.ortCharString(arena, filePrefix)));
             return this;
         } catch (Throwable t) {
             throw OrtApi.rethrow(t);

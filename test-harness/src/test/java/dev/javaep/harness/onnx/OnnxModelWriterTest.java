@@ -75,10 +75,87 @@ class OnnxModelWriterTest {
     }
 
     @Test
+    void subgraphsAreWrittenAsGraphAttributesAndReadBack() {
+        OnnxGraph thenBranch = new OnnxModelWriter("then")
+                .output("t", ElementType.FLOAT, Dim.param("n"))
+                .node("Relu", List.of("x"), List.of("t"))
+                .graph();
+        OnnxGraph elseBranch = new OnnxModelWriter("else")
+                .output("e", ElementType.FLOAT, Dim.param("n"))
+                .initializer("two", new float[] {2}, 1)
+                .node("Mul", List.of("x", "two"), List.of("e"))
+                .graph();
+        OnnxModelWriter w = new OnnxModelWriter("if").opset(13)
+                .input("c", ElementType.BOOL)
+                .input("x", ElementType.FLOAT, Dim.param("n"))
+                .output("y", ElementType.FLOAT, Dim.param("n"))
+                .node("If", List.of("c"), List.of("y"), Map.of("then_branch", thenBranch, "else_branch", elseBranch),
+                        new Attribute.IntValue("unused", 3));
+        OnnxModel model = w.build();
+        OnnxModel read = OnnxModelReader.parse(w.toByteArray());
+        assertEquals(model, read);
+
+        OnnxNode ifNode = read.graph().nodes().getFirst();
+        assertEquals(Map.of("unused", new Attribute.IntValue("unused", 3)), ifNode.attributes(),
+                "GRAPH attributes are subgraphs, not attributes");
+        assertEquals(java.util.Set.of("then_branch", "else_branch"), ifNode.subgraphs().keySet());
+        OnnxGraph elseRead = ifNode.subgraphs().get("else_branch");
+        assertEquals("else", elseRead.name());
+        assertEquals(List.of("x", "two"), elseRead.nodes().getFirst().inputs(), "a subgraph reads the outer x by name");
+        assertArrayEquals(new float[] {2}, elseRead.initializers().getFirst().toFloatArray());
+    }
+
+    @Test
+    void aGraphAttributeIsAFieldGOfTypeGraph() {
+        OnnxGraph body = new OnnxModelWriter("b").output("o", ElementType.FLOAT).graph();
+        byte[] bytes = new OnnxModelWriter("g")
+                .node("If", List.of("c"), List.of("o"), Map.of("then_branch", body)).toByteArray();
+        ProtoReader model = new ProtoReader(bytes);
+        ProtoReader graph = field(model, OnnxSchema.ModelProto.GRAPH);
+        ProtoReader node = field(graph, OnnxSchema.GraphProto.NODE);
+        ProtoReader attribute = field(node, OnnxSchema.NodeProto.ATTRIBUTE);
+        String name = null;
+        long type = -1;
+        boolean hasG = false;
+        while (attribute.next()) {
+            switch (attribute.fieldNumber()) {
+                case OnnxSchema.AttributeProto.NAME -> name = attribute.readString();
+                case OnnxSchema.AttributeProto.TYPE -> type = attribute.readVarint();
+                case OnnxSchema.AttributeProto.G -> {
+                    hasG = true;
+                    attribute.skip();
+                }
+                default -> attribute.skip();
+            }
+        }
+        assertEquals("then_branch", name);
+        assertEquals(OnnxSchema.AttributeProto.TYPE_GRAPH, type);
+        assertTrue(hasG, "the subgraph is in AttributeProto.g (field 6)");
+    }
+
+    /** The first occurrence of a message field. */
+    private static ProtoReader field(ProtoReader message, int number) {
+        while (message.next()) {
+            if (message.fieldNumber() == number) {
+                return message.readMessage();
+            }
+            message.skip();
+        }
+        throw new AssertionError("no field " + number);
+    }
+
+    @Test
     void whatCannotBeWrittenIsRefusedClearly() {
         var other = assertThrows(IllegalArgumentException.class, () -> new OnnxModelWriter("g")
                 .node("If", List.of("c"), List.of("y"), new Attribute.Unreadable("then_branch", 7, "test")).toByteArray());
         assertTrue(other.getMessage().contains("then_branch"), other.getMessage());
+        var ortGraph = assertThrows(IllegalArgumentException.class, () -> new OnnxModelWriter("g")
+                .node("If", List.of("c"), List.of("y"), new Attribute.GraphAttribute("then_branch",
+                        new dev.javaep.spi.Graph("t", List.of(), List.of(), List.of()))).toByteArray());
+        assertTrue(ortGraph.getMessage().contains("OnnxGraph"), "the message says how to attach a subgraph: " + ortGraph.getMessage());
+        OnnxGraph empty = new OnnxModelWriter("b").graph();
+        assertThrows(IllegalArgumentException.class, () -> new OnnxModelWriter("g")
+                .node("If", List.of("c"), List.of("y"), Map.of("then_branch", empty), new Attribute.IntValue("then_branch", 1)));
         assertThrows(IllegalArgumentException.class, () -> new OnnxModelWriter("g")
                 .node("Relu", List.of("x"), List.of("y"), new Attribute.IntValue("a", 1), new Attribute.IntValue("a", 2)));
         assertThrows(IllegalArgumentException.class, () -> new OnnxModelWriter("g")
