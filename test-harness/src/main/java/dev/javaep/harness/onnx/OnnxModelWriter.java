@@ -131,12 +131,50 @@ public final class OnnxModelWriter {
         Files.write(file, toByteArray());
     }
 
+    /**
+     * Writes the model to {@code file} with every initializer of at least {@code thresholdBytes} in
+     * {@code dataFileName} beside it (what {@code onnx.save_model(..., save_as_external_data=True)} does):
+     * those TensorProtos carry {@code data_location = EXTERNAL} and location/offset/length entries, and ORT
+     * reads the bytes from the data file when it loads the model from a path.
+     */
+    public void writeTo(Path file, String dataFileName, long thresholdBytes) throws IOException {
+        ExternalData external = new ExternalData(dataFileName, thresholdBytes);
+        byte[] model = serialize(build(), external);
+        Files.write(file.resolveSibling(dataFileName), external.bytes.toByteArray());
+        Files.write(file, model);
+    }
+
+    /** Collects the initializers written outside the model, in file order. */
+    private static final class ExternalData {
+        private final String location;
+        private final long thresholdBytes;
+        private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+
+        ExternalData(String location, long thresholdBytes) {
+            this.location = location;
+            this.thresholdBytes = thresholdBytes;
+        }
+
+        ProtoWriter message(OnnxTensorData tensor) {
+            if (tensor.data().length < thresholdBytes) {
+                return TensorProtoWriter.message(tensor);
+            }
+            long offset = bytes.size();
+            bytes.writeBytes(tensor.data());
+            return TensorProtoWriter.externalMessage(tensor, location, offset);
+        }
+    }
+
     /** Serializes any {@link OnnxModel} (for example one read by {@link OnnxModelReader} and modified). */
     public static byte[] serialize(OnnxModel model) {
+        return serialize(model, null);
+    }
+
+    private static byte[] serialize(OnnxModel model, ExternalData external) {
         ProtoWriter out = new ProtoWriter()
                 .varint(ModelProto.IR_VERSION, model.irVersion())
                 .string(ModelProto.PRODUCER_NAME, model.producerName())
-                .message(ModelProto.GRAPH, graphMessage(model.graph()));
+                .message(ModelProto.GRAPH, graphMessage(model.graph(), external));
         // Sorted so that equal models give equal bytes (the record holds an unordered map).
         model.opsetImports().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> out.message(
                 ModelProto.OPSET_IMPORT, new ProtoWriter()
@@ -145,14 +183,15 @@ public final class OnnxModelWriter {
         return out.toByteArray();
     }
 
-    private static ProtoWriter graphMessage(OnnxGraph graph) {
+    /** @param external where large initializers go, or null to write every initializer inline */
+    private static ProtoWriter graphMessage(OnnxGraph graph, ExternalData external) {
         ProtoWriter out = new ProtoWriter();
         for (OnnxNode node : graph.nodes()) {
             out.message(GraphProto.NODE, nodeMessage(node));
         }
         out.string(GraphProto.NAME, graph.name());
         for (OnnxTensorData t : graph.initializers()) {
-            out.message(GraphProto.INITIALIZER, TensorProtoWriter.message(t));
+            out.message(GraphProto.INITIALIZER, external == null ? TensorProtoWriter.message(t) : external.message(t));
         }
         for (OnnxValueInfo v : graph.inputs()) {
             out.message(GraphProto.INPUT, valueInfoMessage(v));
@@ -174,7 +213,7 @@ public final class OnnxModelWriter {
         node.attributes().values().forEach(a -> out.message(NodeProto.ATTRIBUTE, attributeMessage(a, node)));
         node.subgraphs().forEach((name, graph) -> out.message(NodeProto.ATTRIBUTE, new ProtoWriter()
                 .string(AttributeProto.NAME, name)
-                .message(AttributeProto.G, graphMessage(graph))
+                .message(AttributeProto.G, graphMessage(graph, null))
                 .varint(AttributeProto.TYPE, AttributeProto.TYPE_GRAPH)));
         if (!node.domain().isEmpty()) {
             out.string(NodeProto.DOMAIN, node.domain());

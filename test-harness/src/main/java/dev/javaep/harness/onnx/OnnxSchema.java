@@ -84,6 +84,11 @@ final class OnnxSchema {
         static final int DIM_PARAM = 2;
     }
 
+    static final class StringStringEntryProto {
+        static final int KEY = 1;
+        static final int VALUE = 2;
+    }
+
     static final class TensorProto {
         static final int DIMS = 1;
         static final int DATA_TYPE = 2;

@@ -1,5 +1,6 @@
 package dev.javaep.harness.onnx;
 
+import dev.javaep.harness.onnx.OnnxSchema.StringStringEntryProto;
 import dev.javaep.harness.onnx.OnnxSchema.TensorProto;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,5 +32,21 @@ public final class TensorProtoWriter {
             message.string(TensorProto.NAME, tensor.name());
         }
         return message.bytes(TensorProto.RAW_DATA, tensor.data());
+    }
+
+    /** The TensorProto of a tensor whose bytes sit in {@code location} (a file beside the model) at {@code offset}. */
+    static ProtoWriter externalMessage(OnnxTensorData tensor, String location, long offset) {
+        ProtoWriter message = new ProtoWriter();
+        for (long d : tensor.dims()) {
+            message.varint(TensorProto.DIMS, d);
+        }
+        message.varint(TensorProto.DATA_TYPE, tensor.elementType().onnxValue());
+        message.string(TensorProto.NAME, tensor.name());
+        for (String[] entry : new String[][] {{"location", location}, {"offset", Long.toString(offset)},
+                {"length", Integer.toString(tensor.data().length)}}) {
+            message.message(TensorProto.EXTERNAL_DATA, new ProtoWriter()
+                    .string(StringStringEntryProto.KEY, entry[0]).string(StringStringEntryProto.VALUE, entry[1]));
+        }
+        return message.varint(TensorProto.DATA_LOCATION, TensorProto.LOCATION_EXTERNAL);
     }
 }

@@ -1,0 +1,66 @@
+package dev.javaep.harness.graph;
+
+import dev.javaep.spi.DeclineCode;
+import dev.javaep.spi.DeviceOffer;
+import dev.javaep.spi.ExecutionProvider;
+import dev.javaep.spi.ExecutionProviderFactory;
+import dev.javaep.spi.HardwareDevice;
+import dev.javaep.spi.HardwareDeviceType;
+import dev.javaep.spi.Node;
+import dev.javaep.spi.NodeSupport;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * An EP that claims nothing and remembers every node GetCapability showed it, as javaep's graph
+ * reader copied it: what tests read to check the reader against the model they wrote. Listed in the
+ * test classes' {@code META-INF/services}, so the in-JVM integration tests' registrations offer it.
+ */
+public final class GraphRecordingExecutionProviderFactory implements ExecutionProviderFactory {
+    public static final String NAME = "JavaGraphRecordingExecutionProvider";
+    private static final ConcurrentLinkedQueue<Node> SEEN = new ConcurrentLinkedQueue<>();
+
+    /** The nodes seen since the last call, oldest first; clears the record. */
+    public static List<Node> takeSeen() {
+        List<Node> nodes = List.copyOf(SEEN);
+        SEEN.clear();
+        return nodes;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String vendor() {
+        return "javaep-tests";
+    }
+
+    @Override
+    public String version() {
+        return "1.0.0";
+    }
+
+    @Override
+    public List<DeviceOffer> supportedDevices(List<HardwareDevice> devices) {
+        return devices.stream().filter(d -> d.type() == HardwareDeviceType.CPU).map(DeviceOffer::of).toList();
+    }
+
+    @Override
+    public ExecutionProvider createExecutionProvider(List<HardwareDevice> devices, Map<String, String> sessionOptions) {
+        return new ExecutionProvider() {
+            @Override
+            public String name() {
+                return NAME;
+            }
+
+            @Override
+            public NodeSupport support(Node node) {
+                SEEN.add(node);
+                return NodeSupport.declined(DeclineCode.OP_TYPE, "this test EP only records what it is shown");
+            }
+        };
+    }
+}
