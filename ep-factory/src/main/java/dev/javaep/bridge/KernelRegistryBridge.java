@@ -143,6 +143,10 @@ final class KernelRegistryBridge {
         return indices.stream().sorted(Comparator.naturalOrder()).toList();
     }
 
+    private static String describe(RuntimeException e) {
+        return e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
     private static String describe(KernelDefinition definition) {
         return (definition.domain().isEmpty() ? "" : definition.domain() + ".") + definition.opType() + " (opset "
                 + definition.sinceVersion() + ".." + (definition.lastVersion() == Integer.MAX_VALUE ? "" : definition.lastVersion())
@@ -168,7 +172,8 @@ final class KernelRegistryBridge {
             try {
                 kernel = definition.factory().create(view);
             } catch (RuntimeException e) {
-                throw new OrtException(UpcallGuard.errorCodeOf(e), "javaep: " + description + " could not be created: " + e, e);
+                throw new OrtException(UpcallGuard.errorCodeOf(e),
+                        "javaep: " + description + " could not be created: " + describe(e), e);
             }
         } finally {
             view.invalidate();

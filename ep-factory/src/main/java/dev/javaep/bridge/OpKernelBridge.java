@@ -63,7 +63,8 @@ final class OpKernelBridge {
             throw e; // javaep's own checks and EP authors' chosen statuses already say what failed
         } catch (RuntimeException e) {
             // One status per node: name the node, so a failed Run of a large model points at it.
-            throw new OrtException(UpcallGuard.errorCodeOf(e), "javaep: " + bridge.description + " failed: " + e, e);
+            throw new OrtException(UpcallGuard.errorCodeOf(e), "javaep: " + bridge.description + " failed: "
+                    + e.getClass().getSimpleName() + ": " + e.getMessage(), e);
         }
         BridgeStatistics.record(BridgeStatistics.Callback.COMPUTE, start);
         return MemorySegment.NULL;

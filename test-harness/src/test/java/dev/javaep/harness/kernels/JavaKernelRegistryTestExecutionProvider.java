@@ -13,6 +13,7 @@ import dev.javaep.spi.OpKernel;
 import dev.javaep.spi.Tensor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -91,7 +92,7 @@ public final class JavaKernelRegistryTestExecutionProvider implements ExecutionP
 
     /** Reads the node through KernelInfo, as a real kernel would, and keeps what it saw for the tests. */
     private static CreatedKernel record(KernelInfo info) {
-        List<ElementType> inputTypes = new java.util.ArrayList<>();
+        List<ElementType> inputTypes = new ArrayList<>();
         for (int i = 0; i < info.inputCount(); i++) {
             inputTypes.add(info.inputType(i));
         }

@@ -15,6 +15,8 @@ import dev.javaep.harness.TestPaths;
 import dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.CreatedKernel;
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
+import dev.javaep.harness.onnx.OnnxTensorData;
+import dev.javaep.harness.onnx.TensorProtoReader;
 import dev.javaep.harness.ort.EpDevice;
 import dev.javaep.harness.ort.OrtEnvironment;
 import dev.javaep.harness.ort.OrtHost;
@@ -28,10 +30,14 @@ import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.ElementType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -118,7 +124,7 @@ class KernelRegistryIT {
             assertEquals(List.of("Add_0", "Add_4", "Add_5", "LeakyRelu_1", "LeakyRelu_2", "Relu_3"),
                     created.stream().map(CreatedKernel::nodeName).toList(), "one kernel per node, named by ORT's KernelInfo");
             Map<String, CreatedKernel> byNode = created.stream()
-                    .collect(java.util.stream.Collectors.toMap(CreatedKernel::nodeName, Function.identity()));
+                    .collect(Collectors.toMap(CreatedKernel::nodeName, Function.identity()));
             CreatedKernel add = byNode.get("Add_0");
             assertEquals("Add", add.opType());
             assertEquals("", add.domain());
@@ -195,6 +201,35 @@ class KernelRegistryIT {
             assertArrayEquals(new double[] {1.75, 0, 2e300}, sum, "computed in double precision by ORT's CPU EP");
             assertEquals(0, computes("Add"));
         }
+    }
+
+    @Test
+    void nodesInsideAScanBodyRunOnPerOpKernelsWhileOrtRunsTheScan() throws Exception {
+        // ONNX's test_scan9_sum: Scan (left to ORT's CPU EP) whose body adds each row to a running sum.
+        Path test = TestPaths.nodeTest("test_scan9_sum");
+        Map<String, TensorData> inputs = new LinkedHashMap<>();
+        List<OnnxTensorData> expected = new ArrayList<>();
+        try (SessionOptions options = env.createSessionOptions().appendExecutionProvider(List.of(device), Map.of());
+             Session session = env.createSession(test.resolve("model.onnx"), options)) {
+            for (int i = 0; i < session.inputNames().size(); i++) {
+                OnnxTensorData tensor = TensorProtoReader.read(test.resolve("test_data_set_0/input_" + i + ".pb"));
+                inputs.put(session.inputNames().get(i), new TensorData(tensor.elementType(), tensor.dims(), tensor.data()));
+            }
+            for (int i = 0; i < session.outputNames().size(); i++) {
+                expected.add(TensorProtoReader.read(test.resolve("test_data_set_0/output_" + i + ".pb")));
+            }
+            Map<String, TensorData> outputs = session.run(inputs);
+            for (int i = 0; i < expected.size(); i++) {
+                TensorData actual = outputs.get(session.outputNames().get(i));
+                assertArrayEquals(expected.get(i).dims(), actual.shape());
+                assertArrayEquals(expected.get(i).data(), actual.data(), "output " + i + " is exact: float adds in order");
+            }
+        }
+        assertTrue(CapabilityReports.recent().stream().anyMatch(r -> r.ep().equals(NAME) && r.kernelNodes() == 1
+                && r.graph().equals("scan_body")), () -> "the body's Add is claimed: " + CapabilityReports.recent());
+        long iterations = inputs.get("x").shape()[0];
+        assertTrue(iterations > 1, "the scanned input has several rows: " + inputs);
+        assertEquals(iterations, computes("Add"), "the body's Add ran on the per-op kernel once per Scan iteration");
     }
 
     @Test
