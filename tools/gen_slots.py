@@ -50,7 +50,10 @@ GetNumHardwareDevices GetHardwareDevices RunOptionsSetSyncStream GetTensorElemen
 KernelContext_GetSyncStream CreateAllocator ReleaseAllocator GetSharedAllocator KernelContext_GetAllocator
 CreateTensorWithDataAndDeleterAsOrtValue RunOptionsSetRunTag Node_GetNumImplicitInputs Node_GetImplicitInputs
 Node_GetNumSubgraphs Node_GetSubgraphs Node_GetEpName Graph_GetNumOperatorSets Graph_GetOperatorSets
-OpAttr_GetTensorAttributeAsOrtValue EnableProfiling SessionEndProfiling
+OpAttr_GetTensorAttributeAsOrtValue EnableProfiling SessionEndProfiling KernelInfo_GetInputCount KernelInfo_GetOutputCount KernelInfo_GetInputTypeInfo
+KernelInfo_GetOutputTypeInfo KernelInfo_GetNodeName KernelInfo_GetOperatorDomain KernelInfo_GetOperatorType
+KernelInfo_GetOperatorSinceVersion KernelInfoGetAttribute_float KernelInfoGetAttribute_int64
+KernelInfoGetAttribute_string KernelInfoGetAttributeArray_float KernelInfoGetAttributeArray_int64
 """.split()
 
 EPAPI_USED = """
@@ -59,6 +62,10 @@ NodeComputeContext_NodeName EpDevice_AddAllocatorInfo MemoryInfo_GetMemoryDevice
 MemoryDevice_AreEqual MemoryDevice_GetDeviceType MemoryDevice_GetMemoryType MemoryDevice_GetVendorId
 MemoryDevice_GetDeviceId SyncStream_GetImpl SyncStream_GetSyncId CreateHardwareDevice ReleaseHardwareDevice
 GetEnvConfigEntries GetSyncIdForLastWaitOnSyncStream EpGraphSupportInfo_LookUpKernel
+CreateKernelRegistry ReleaseKernelRegistry KernelRegistry_AddKernel CreateKernelDefBuilder ReleaseKernelDefBuilder
+KernelDefBuilder_SetOperatorType KernelDefBuilder_SetDomain KernelDefBuilder_SetSinceVersion
+KernelDefBuilder_SetExecutionProvider KernelDefBuilder_SetInputMemType KernelDefBuilder_SetOutputMemType
+KernelDefBuilder_AddTypeConstraint KernelDefBuilder_Build ReleaseKernelDef GetTensorDataType
 """.split()
 
 INTEROPAPI_USED = """
@@ -106,7 +113,8 @@ def layout(ctype, is_return=False):
         return SCALARS[t]
     if t in ENUMS:
         return "ENUM"
-    if t.startswith("Ort") and t.endswith("Fn") or t == "OrtLoggingFunction":
+    # Function-pointer typedefs: OrtXxxFn, OrtLoggingFunction, OrtKernelCreateFunc.
+    if t.startswith("Ort") and (t.endswith("Fn") or t.endswith("Func")) or t == "OrtLoggingFunction":
         return "POINTER"
     raise SystemExit(f"unmapped C type '{ctype}'")
 

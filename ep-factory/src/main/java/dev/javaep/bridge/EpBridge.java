@@ -8,6 +8,7 @@ import dev.javaep.spi.GraphPartitioner;
 import dev.javaep.spi.NodeSupport;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.Graph;
+import dev.javaep.spi.KernelDefinition;
 import dev.javaep.spi.Node;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -29,7 +30,7 @@ final class EpBridge {
             slot -> Upcalls.find(MethodHandles.lookup(), EpBridge.class, slot));
     private static final EnumSet<OrtEpStruct> IMPLEMENTED = EnumSet.of(OrtEpStruct.GetName, OrtEpStruct.GetCapability,
             OrtEpStruct.Compile, OrtEpStruct.ReleaseNodeComputeInfos, OrtEpStruct.IsConcurrentRunSupported,
-            OrtEpStruct.Sync);
+            OrtEpStruct.Sync, OrtEpStruct.GetKernelRegistry);
 
     private final ExecutionProvider provider;
     private final OrtRuntime runtime;
@@ -38,6 +39,9 @@ final class EpBridge {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment name;
     private final MemorySegment struct;
+    /** The EP's per-op kernels, built on the first GetKernelRegistry call; null before, or when it has none. */
+    private KernelRegistryBridge kernelRegistry;
+    private boolean kernelsRegistered;
 
     private EpBridge(ExecutionProvider provider, OrtRuntime runtime, KernelMemory memory) {
         this.provider = provider;
@@ -63,7 +67,18 @@ final class EpBridge {
         try {
             bridge.provider.close();
         } finally {
-            bridge.arena.close();
+            try {
+                bridge.closeKernelRegistry();
+            } finally {
+                bridge.arena.close();
+            }
+        }
+    }
+
+    private synchronized void closeKernelRegistry() {
+        if (kernelRegistry != null) {
+            kernelRegistry.close();
+            kernelRegistry = null;
         }
     }
 
@@ -199,6 +214,34 @@ final class EpBridge {
                 NodeComputeBridge.release(info);
             }
         }
+    }
+
+    /**
+     * {@code OrtEp::GetKernelRegistry} (API 24): the EP's {@link ExecutionProvider#kernels()} as an
+     * {@code OrtKernelRegistry}, asked and built once per EP; ORT copies it. An EP without kernels answers a
+     * NULL registry, which ORT reads as "this EP only compiles nodes".
+     */
+    static MemorySegment getKernelRegistry(MemorySegment self, MemorySegment registryOut) {
+        EpBridge bridge = REGISTRY.get(self);
+        MemorySegment out = registryOut.reinterpret(ValueLayout.ADDRESS.byteSize());
+        out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
+        // CallbackStruct leaves this slot NULL below API 24; the check keeps the rule visible here too.
+        if (bridge.runtime.apiVersion() < OrtEpStruct.GetKernelRegistry.since()) {
+            return MemorySegment.NULL;
+        }
+        out.set(ValueLayout.ADDRESS, 0, bridge.registeredKernels());
+        return MemorySegment.NULL;
+    }
+
+    private synchronized MemorySegment registeredKernels() {
+        if (!kernelsRegistered) {
+            List<KernelDefinition> kernels = provider.kernels();
+            if (kernels != null && !kernels.isEmpty()) {
+                kernelRegistry = KernelRegistryBridge.build(provider.name(), kernels, runtime, memory);
+            }
+            kernelsRegistered = true;
+        }
+        return kernelRegistry == null ? MemorySegment.NULL : kernelRegistry.registry();
     }
 
     static MemorySegment isConcurrentRunSupported(MemorySegment self, MemorySegment supportedOut) {

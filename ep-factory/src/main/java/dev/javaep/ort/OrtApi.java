@@ -2,16 +2,20 @@ package dev.javaep.ort;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BOOLEAN;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Typed calls into {@code OrtApi}, the functions both the EP side and the host side use. Each
@@ -715,4 +719,178 @@ public final class OrtApi {
         }
     }
 
+    // ---- kernel info (per-op kernels, at kernel creation) ----------------------------------------
+
+    /** The node's name ({@code KernelInfo_GetNodeName}). */
+    public String kernelInfoNodeName(MemorySegment info) {
+        return sizedString(OrtApiSlot.KernelInfo_GetNodeName, info);
+    }
+
+    /** The node's op type ({@code KernelInfo_GetOperatorType}, API 24). */
+    public String kernelInfoOperatorType(MemorySegment info) {
+        return sizedString(OrtApiSlot.KernelInfo_GetOperatorType, info);
+    }
+
+    /** The node's domain, {@code ""} for ONNX ({@code KernelInfo_GetOperatorDomain}, API 24). */
+    public String kernelInfoOperatorDomain(MemorySegment info) {
+        return sizedString(OrtApiSlot.KernelInfo_GetOperatorDomain, info);
+    }
+
+    /** The opset version that defined the node's op ({@code KernelInfo_GetOperatorSinceVersion}, API 24). */
+    public int kernelInfoOperatorSinceVersion(MemorySegment info) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            check((MemorySegment) table.handle(OrtApiSlot.KernelInfo_GetOperatorSinceVersion).invokeExact(info, out));
+            return out.get(JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public long kernelInfoInputCount(MemorySegment info) {
+        return sizeOut(OrtApiSlot.KernelInfo_GetInputCount, info);
+    }
+
+    public long kernelInfoOutputCount(MemorySegment info) {
+        return sizeOut(OrtApiSlot.KernelInfo_GetOutputCount, info);
+    }
+
+    /** A new type info of input {@code index}; release with {@link #releaseTypeInfo}. */
+    public MemorySegment kernelInfoInputTypeInfo(MemorySegment info, long index) {
+        return indexedPointerOut(OrtApiSlot.KernelInfo_GetInputTypeInfo, info, index);
+    }
+
+    /** A new type info of output {@code index}; release with {@link #releaseTypeInfo}. */
+    public MemorySegment kernelInfoOutputTypeInfo(MemorySegment info, long index) {
+        return indexedPointerOut(OrtApiSlot.KernelInfo_GetOutputTypeInfo, info, index);
+    }
+
+    public void releaseTypeInfo(MemorySegment typeInfo) {
+        try {
+            table.handle(OrtApiSlot.ReleaseTypeInfo).invokeExact(typeInfo);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** An INT attribute of the kernel's node; empty when the node does not set it. */
+    public OptionalLong kernelInfoAttributeInt64(MemorySegment info, String name) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_LONG);
+            MemorySegment status = (MemorySegment) table.handle(OrtApiSlot.KernelInfoGetAttribute_int64)
+                    .invokeExact(info, arena.allocateFrom(name), out);
+            return attributePresent(status) ? OptionalLong.of(out.get(JAVA_LONG, 0)) : OptionalLong.empty();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** A FLOAT attribute of the kernel's node; empty when the node does not set it. */
+    public Optional<Float> kernelInfoAttributeFloat(MemorySegment info, String name) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_FLOAT);
+            MemorySegment status = (MemorySegment) table.handle(OrtApiSlot.KernelInfoGetAttribute_float)
+                    .invokeExact(info, arena.allocateFrom(name), out);
+            return attributePresent(status) ? Optional.of(out.get(JAVA_FLOAT, 0)) : Optional.empty();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** A STRING attribute of the kernel's node (UTF-8); empty when the node does not set it. */
+    public Optional<String> kernelInfoAttributeString(MemorySegment info, String name) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment cName = arena.allocateFrom(name);
+            MemorySegment size = arena.allocate(JAVA_LONG);
+            MemorySegment probe = (MemorySegment) table.handle(OrtApiSlot.KernelInfoGetAttribute_string)
+                    .invokeExact(info, cName, MemorySegment.NULL, size);
+            if (!attributePresent(probe)) {
+                return Optional.empty();
+            }
+            MemorySegment text = arena.allocate(Math.max(1, size.get(JAVA_LONG, 0)));
+            check((MemorySegment) table.handle(OrtApiSlot.KernelInfoGetAttribute_string).invokeExact(info, cName, text, size));
+            return Optional.of(text.getString(0, StandardCharsets.UTF_8));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** An INTS attribute of the kernel's node; empty when the node does not set it. */
+    public Optional<long[]> kernelInfoAttributeInt64s(MemorySegment info, String name) {
+        try (Arena arena = Arena.ofConfined()) {
+            return attributeArray(OrtApiSlot.KernelInfoGetAttributeArray_int64, info, name, JAVA_LONG, arena)
+                    .map(values -> values.toArray(JAVA_LONG));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** A FLOATS attribute of the kernel's node; empty when the node does not set it. */
+    public Optional<float[]> kernelInfoAttributeFloats(MemorySegment info, String name) {
+        try (Arena arena = Arena.ofConfined()) {
+            return attributeArray(OrtApiSlot.KernelInfoGetAttributeArray_float, info, name, JAVA_FLOAT, arena)
+                    .map(values -> values.toArray(JAVA_FLOAT));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The {@code (info, name, T* out, size_t* size)} array pattern: a size query, then the copy. */
+    private Optional<MemorySegment> attributeArray(OrtApiSlot slot, MemorySegment info, String name,
+                                                   ValueLayout element, Arena arena) throws Throwable {
+        MemorySegment cName = arena.allocateFrom(name);
+        MemorySegment size = arena.allocate(JAVA_LONG);
+        MemorySegment probe = (MemorySegment) table.handle(slot).invokeExact(info, cName, MemorySegment.NULL, size);
+        if (!attributePresent(probe)) {
+            return Optional.empty();
+        }
+        long n = size.get(JAVA_LONG, 0);
+        if (n == 0) {
+            return Optional.of(MemorySegment.NULL);
+        }
+        MemorySegment values = arena.allocate(element, n);
+        check((MemorySegment) table.handle(slot).invokeExact(info, cName, values, size));
+        return Optional.of(values.asSlice(0, size.get(JAVA_LONG, 0) * element.byteSize()));
+    }
+
+    /**
+     * Whether a kernel-info attribute read found the attribute: true for OK, false for ORT's "No attribute
+     * with ..." failure (how {@code OpKernelInfo::GetAttr} and {@code GetAttrs} report an attribute the node
+     * leaves out, the case ORT's own {@code GetAttrOrDefault} turns into the default), an exception for any
+     * other failure, e.g. an attribute of another type.
+     */
+    private boolean attributePresent(MemorySegment status) {
+        if (status.equals(MemorySegment.NULL)) {
+            return true;
+        }
+        OrtException failure = toException(status);
+        if (failure.code() == OrtErrorCode.FAIL && failure.getMessage() != null
+                && failure.getMessage().startsWith("No attribute with ")) {
+            return false;
+        }
+        throw failure;
+    }
+
+    /** The {@code (object, char* out, size_t* size)} string pattern: a size query, then the copy. */
+    private String sizedString(OrtApiSlot slot, MemorySegment object) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment size = arena.allocate(JAVA_LONG);
+            check((MemorySegment) table.handle(slot).invokeExact(object, MemorySegment.NULL, size));
+            MemorySegment text = arena.allocate(Math.max(1, size.get(JAVA_LONG, 0)));
+            check((MemorySegment) table.handle(slot).invokeExact(object, text, size));
+            return text.getString(0, StandardCharsets.UTF_8);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private MemorySegment indexedPointerOut(OrtApiSlot slot, MemorySegment object, long index) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((MemorySegment) table.handle(slot).invokeExact(object, index, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
 }

@@ -90,6 +90,12 @@ public enum OrtApiSlot implements FunctionSlot {
     AllocatorGetInfo(77, 1, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* GetAllocatorWithDefaultOptions(OrtAllocator** out) */
     GetAllocatorWithDefaultOptions(78, 1, FunctionDescriptor.of(STATUS, POINTER)),
+    /** OrtStatus* KernelInfoGetAttribute_float(const OrtKernelInfo* info, const char* name, float* out) */
+    KernelInfoGetAttribute_float(85, 1, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
+    /** OrtStatus* KernelInfoGetAttribute_int64(const OrtKernelInfo* info, const char* name, int64_t* out) */
+    KernelInfoGetAttribute_int64(86, 1, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
+    /** OrtStatus* KernelInfoGetAttribute_string(const OrtKernelInfo* info, const char* name, char* out, size_t* size) */
+    KernelInfoGetAttribute_string(87, 1, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER, POINTER)),
     /** OrtStatus* KernelContext_GetInputCount(const OrtKernelContext* context, size_t* out) */
     KernelContext_GetInputCount(88, 1, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* KernelContext_GetOutputCount(const OrtKernelContext* context, size_t* out) */
@@ -142,6 +148,10 @@ public enum OrtApiSlot implements FunctionSlot {
     ClearBoundInputs(141, 5, FunctionDescriptor.ofVoid(POINTER)),
     /** void ClearBoundOutputs(OrtIoBinding* binding_ptr) */
     ClearBoundOutputs(142, 5, FunctionDescriptor.ofVoid(POINTER)),
+    /** OrtStatus* KernelInfoGetAttributeArray_float(const OrtKernelInfo* info, const char* name, float* out, size_t* size) */
+    KernelInfoGetAttributeArray_float(162, 8, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER, POINTER)),
+    /** OrtStatus* KernelInfoGetAttributeArray_int64(const OrtKernelInfo* info, const char* name, int64_t* out, size_t* size) */
+    KernelInfoGetAttributeArray_int64(163, 8, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER, POINTER)),
     /** OrtStatus* KernelContext_GetGPUComputeStream(const OrtKernelContext* context, void** out) */
     KernelContext_GetGPUComputeStream(193, 10, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* GetTensorMemoryInfo(const OrtValue* value, const OrtMemoryInfo** mem_info) */
@@ -152,6 +162,16 @@ public enum OrtApiSlot implements FunctionSlot {
     SynchronizeBoundOutputs(203, 10, FunctionDescriptor.of(STATUS, POINTER)),
     /** void MemoryInfoGetDeviceType(const OrtMemoryInfo* ptr, OrtMemoryInfoDeviceType* out) */
     MemoryInfoGetDeviceType(225, 14, FunctionDescriptor.ofVoid(POINTER, POINTER)),
+    /** OrtStatus* KernelInfo_GetInputCount(const OrtKernelInfo* info, size_t* out) */
+    KernelInfo_GetInputCount(230, 14, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** OrtStatus* KernelInfo_GetOutputCount(const OrtKernelInfo* info, size_t* out) */
+    KernelInfo_GetOutputCount(231, 14, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** OrtStatus* KernelInfo_GetInputTypeInfo(const OrtKernelInfo* info, size_t index, OrtTypeInfo** type_info) */
+    KernelInfo_GetInputTypeInfo(234, 14, FunctionDescriptor.of(STATUS, POINTER, SIZE_T, POINTER)),
+    /** OrtStatus* KernelInfo_GetOutputTypeInfo(const OrtKernelInfo* info, size_t index, OrtTypeInfo** type_info) */
+    KernelInfo_GetOutputTypeInfo(235, 14, FunctionDescriptor.of(STATUS, POINTER, SIZE_T, POINTER)),
+    /** OrtStatus* KernelInfo_GetNodeName(const OrtKernelInfo* info, char* out, size_t* size) */
+    KernelInfo_GetNodeName(244, 15, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
     /** OrtStatus* Logger_LogMessage(const OrtLogger* logger, OrtLoggingLevel log_severity_level, const char* message, const ORTCHAR_T* file_path, int line_number, const char* func_name) */
     Logger_LogMessage(247, 15, FunctionDescriptor.of(STATUS, POINTER, ENUM, POINTER, POINTER, INT, POINTER)),
     /** OrtStatus* Logger_GetLoggingSeverityLevel(const OrtLogger* logger, OrtLoggingLevel* out) */
@@ -302,6 +322,12 @@ public enum OrtApiSlot implements FunctionSlot {
     CopyTensors(386, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER, POINTER, SIZE_T)),
     /** bool TensorTypeAndShape_HasShape(const OrtTensorTypeAndShapeInfo* info) */
     TensorTypeAndShape_HasShape(390, 24, FunctionDescriptor.of(BOOL, POINTER)),
+    /** OrtStatus* KernelInfo_GetOperatorDomain(const OrtKernelInfo* info, char* out, size_t* size) */
+    KernelInfo_GetOperatorDomain(392, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
+    /** OrtStatus* KernelInfo_GetOperatorType(const OrtKernelInfo* info, char* out, size_t* size) */
+    KernelInfo_GetOperatorType(393, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
+    /** OrtStatus* KernelInfo_GetOperatorSinceVersion(const OrtKernelInfo* info, int* since_version) */
+    KernelInfo_GetOperatorSinceVersion(394, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** const OrtInteropApi* GetInteropApi(void) */
     GetInteropApi(395, 24, FunctionDescriptor.of(POINTER)),
     /** OrtStatus* SessionGetEpDeviceForOutputs(const OrtSession* session, const OrtEpDevice** outputs_ep_devices, size_t num_outputs) */

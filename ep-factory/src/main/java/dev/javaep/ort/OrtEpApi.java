@@ -174,4 +174,158 @@ public final class OrtEpApi {
             throw OrtApi.rethrow(t);
         }
     }
+
+    // ---- kernel registry (API 24): per-op kernels ------------------------------------------------
+
+    /** {@code CreateKernelRegistry}: an empty registry the EP owns; release with {@link #releaseKernelRegistry}. */
+    public MemorySegment createKernelRegistry() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.CreateKernelRegistry).invokeExact(out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    public void releaseKernelRegistry(MemorySegment registry) {
+        try {
+            table.handle(OrtEpApiSlot.ReleaseKernelRegistry).invokeExact(registry);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /**
+     * {@code KernelRegistry_AddKernel}: ORT copies {@code kernelDef} (the caller still releases it) and keeps
+     * {@code createFunction} and {@code state}, which must stay valid as long as any session uses the registry.
+     */
+    public void kernelRegistryAddKernel(MemorySegment registry, MemorySegment kernelDef, MemorySegment createFunction,
+                                        MemorySegment state) {
+        try {
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.KernelRegistry_AddKernel)
+                    .invokeExact(registry, kernelDef, createFunction, state));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /** {@code CreateKernelDefBuilder}; release with {@link #releaseKernelDefBuilder}. */
+    public MemorySegment createKernelDefBuilder() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.CreateKernelDefBuilder).invokeExact(out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    public void releaseKernelDefBuilder(MemorySegment builder) {
+        try {
+            table.handle(OrtEpApiSlot.ReleaseKernelDefBuilder).invokeExact(builder);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    public void kernelDefBuilderSetOperatorType(MemorySegment builder, String opType) {
+        builderString(OrtEpApiSlot.KernelDefBuilder_SetOperatorType, builder, opType);
+    }
+
+    /** The op's domain; {@code ""} is the ONNX domain. */
+    public void kernelDefBuilderSetDomain(MemorySegment builder, String domain) {
+        builderString(OrtEpApiSlot.KernelDefBuilder_SetDomain, builder, domain);
+    }
+
+    /** The opset versions the kernel implements, both inclusive; {@link Integer#MAX_VALUE} as the end means no end. */
+    public void kernelDefBuilderSetSinceVersion(MemorySegment builder, int start, int end) {
+        try {
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.KernelDefBuilder_SetSinceVersion)
+                    .invokeExact(builder, start, end));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /** The EP the kernel belongs to: must be the name the EP's {@code OrtEp::GetName} returns. */
+    public void kernelDefBuilderSetExecutionProvider(MemorySegment builder, String epName) {
+        builderString(OrtEpApiSlot.KernelDefBuilder_SetExecutionProvider, builder, epName);
+    }
+
+    public void kernelDefBuilderSetInputMemType(MemorySegment builder, long inputIndex, OrtMemType memType) {
+        try {
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.KernelDefBuilder_SetInputMemType)
+                    .invokeExact(builder, inputIndex, memType.value()));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    public void kernelDefBuilderSetOutputMemType(MemorySegment builder, long outputIndex, OrtMemType memType) {
+        try {
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.KernelDefBuilder_SetOutputMemType)
+                    .invokeExact(builder, outputIndex, memType.value()));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /**
+     * Constrains the type parameter {@code argName} of the op schema (e.g. "T") to {@code types}, each an
+     * {@code OrtDataType} from {@link #tensorDataType}.
+     */
+    public void kernelDefBuilderAddTypeConstraint(MemorySegment builder, String argName, List<MemorySegment> types) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment array = arena.allocate(ADDRESS, Math.max(1, types.size()));
+            for (int i = 0; i < types.size(); i++) {
+                array.setAtIndex(ADDRESS, i, types.get(i));
+            }
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.KernelDefBuilder_AddTypeConstraint)
+                    .invokeExact(builder, arena.allocateFrom(argName), array, (long) types.size()));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /** {@code KernelDefBuilder_Build}: a new kernel definition; release with {@link #releaseKernelDef}. */
+    public MemorySegment kernelDefBuilderBuild(MemorySegment builder) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.KernelDefBuilder_Build).invokeExact(builder, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    public void releaseKernelDef(MemorySegment kernelDef) {
+        try {
+            table.handle(OrtEpApiSlot.ReleaseKernelDef).invokeExact(kernelDef);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /**
+     * {@code GetTensorDataType}: ORT's {@code OrtDataType} for a tensor of this {@code ONNXTensorElementDataType}
+     * value (a static object of ORT's, never released).
+     */
+    public MemorySegment tensorDataType(int onnxElementType) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.GetTensorDataType).invokeExact(onnxElementType, out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    private void builderString(OrtEpApiSlot slot, MemorySegment builder, String value) {
+        try (Arena arena = Arena.ofConfined()) {
+            api.check((MemorySegment) table.handle(slot).invokeExact(builder, arena.allocateFrom(value)));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
 }

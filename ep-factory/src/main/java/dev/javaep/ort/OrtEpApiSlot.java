@@ -46,6 +46,36 @@ public enum OrtEpApiSlot implements FunctionSlot {
     CreateHardwareDevice(16, 24, FunctionDescriptor.of(STATUS, ENUM, UINT32, UINT32, POINTER, POINTER, POINTER)),
     /** void ReleaseHardwareDevice(OrtHardwareDevice* input) */
     ReleaseHardwareDevice(17, 24, FunctionDescriptor.ofVoid(POINTER)),
+    /** OrtStatus* CreateKernelRegistry(OrtKernelRegistry** kernel_registry) */
+    CreateKernelRegistry(18, 24, FunctionDescriptor.of(STATUS, POINTER)),
+    /** void ReleaseKernelRegistry(OrtKernelRegistry* input) */
+    ReleaseKernelRegistry(19, 24, FunctionDescriptor.ofVoid(POINTER)),
+    /** OrtStatus* KernelRegistry_AddKernel(OrtKernelRegistry* kernel_registry, const OrtKernelDef* kernel_def, OrtKernelCreateFunc kernel_create_func, void* kernel_create_func_state) */
+    KernelRegistry_AddKernel(20, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER, POINTER)),
+    /** OrtStatus* CreateKernelDefBuilder(OrtKernelDefBuilder** kernel_def_builder_out) */
+    CreateKernelDefBuilder(21, 24, FunctionDescriptor.of(STATUS, POINTER)),
+    /** void ReleaseKernelDefBuilder(OrtKernelDefBuilder* input) */
+    ReleaseKernelDefBuilder(22, 24, FunctionDescriptor.ofVoid(POINTER)),
+    /** OrtStatus* KernelDefBuilder_SetOperatorType(OrtKernelDefBuilder* kernel_def_builder, const char* op_type) */
+    KernelDefBuilder_SetOperatorType(23, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** OrtStatus* KernelDefBuilder_SetDomain(OrtKernelDefBuilder* kernel_def_builder, const char* domain) */
+    KernelDefBuilder_SetDomain(24, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** OrtStatus* KernelDefBuilder_SetSinceVersion(OrtKernelDefBuilder* kernel_def_builder, int since_version_start, int since_version_end) */
+    KernelDefBuilder_SetSinceVersion(25, 24, FunctionDescriptor.of(STATUS, POINTER, INT, INT)),
+    /** OrtStatus* KernelDefBuilder_SetExecutionProvider(OrtKernelDefBuilder* kernel_def_builder, const char* ep_name) */
+    KernelDefBuilder_SetExecutionProvider(26, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** OrtStatus* KernelDefBuilder_SetInputMemType(OrtKernelDefBuilder* kernel_def_builder, size_t input_index, OrtMemType mem_type) */
+    KernelDefBuilder_SetInputMemType(27, 24, FunctionDescriptor.of(STATUS, POINTER, SIZE_T, ENUM)),
+    /** OrtStatus* KernelDefBuilder_SetOutputMemType(OrtKernelDefBuilder* kernel_def_builder, size_t output_index, OrtMemType mem_type) */
+    KernelDefBuilder_SetOutputMemType(28, 24, FunctionDescriptor.of(STATUS, POINTER, SIZE_T, ENUM)),
+    /** OrtStatus* KernelDefBuilder_AddTypeConstraint(OrtKernelDefBuilder* kernel_def_builder, const char* arg_name, const OrtDataType* const* types, size_t num_types) */
+    KernelDefBuilder_AddTypeConstraint(29, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER, SIZE_T)),
+    /** OrtStatus* KernelDefBuilder_Build(OrtKernelDefBuilder* kernel_def_builder, OrtKernelDef** kernel_def_out) */
+    KernelDefBuilder_Build(32, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** void ReleaseKernelDef(OrtKernelDef* input) */
+    ReleaseKernelDef(33, 24, FunctionDescriptor.ofVoid(POINTER)),
+    /** OrtStatus* GetTensorDataType(ONNXTensorElementDataType elem_type, const OrtDataType** out) */
+    GetTensorDataType(40, 24, FunctionDescriptor.of(STATUS, ENUM, POINTER)),
     /** OrtStatus* EpGraphSupportInfo_LookUpKernel(OrtEpGraphSupportInfo* graph_support_info, const OrtNode* node, const OrtKernelDef** out_kernel_def) */
     EpGraphSupportInfo_LookUpKernel(41, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
     /** OrtStatus* GetEnvConfigEntries(OrtKeyValuePairs** config_entries) */

@@ -1,0 +1,86 @@
+package dev.javaep.bridge;
+
+import dev.javaep.ort.OrtException;
+import dev.javaep.ort.OrtKernelImplStruct;
+import dev.javaep.spi.OpKernel;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * An {@code OrtKernelImpl} in front of one per-op {@link OpKernel}: created by the kernel-create callback
+ * ({@link KernelRegistryBridge}) for one node, owned by ORT from then on and freed when ORT calls
+ * {@code Release}. Independent of the EP bridge: ORT may release kernels before or after the EP.
+ */
+final class OpKernelBridge {
+    private static final HandleRegistry<OpKernelBridge> REGISTRY = new HandleRegistry<>("OrtKernelImpl");
+    private static final CallbackStruct<OrtKernelImplStruct> STRUCT = new CallbackStruct<>(
+            OrtKernelImplStruct.class, OrtKernelImplStruct.SIZE,
+            slot -> Upcalls.find(MethodHandles.lookup(), OpKernelBridge.class, slot));
+    // PrePackWeight and SetSharedPrePackedWeight are optional; NULL tells ORT the kernel packs nothing.
+    private static final EnumSet<OrtKernelImplStruct> IMPLEMENTED =
+            EnumSet.of(OrtKernelImplStruct.Compute, OrtKernelImplStruct.Release);
+
+    private final OpKernel kernel;
+    private final OrtRuntime runtime;
+    private final KernelMemory memory;
+    private final Set<Integer> hostInputs;
+    private final String description;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment struct;
+
+    private OpKernelBridge(OpKernel kernel, OrtRuntime runtime, KernelMemory memory, Set<Integer> hostInputs,
+                           String description) {
+        this.kernel = kernel;
+        this.runtime = runtime;
+        this.memory = memory;
+        this.hostInputs = hostInputs;
+        this.description = description;
+        this.struct = STRUCT.allocate(arena, runtime.apiVersion(), IMPLEMENTED);
+        REGISTRY.register(struct, this);
+    }
+
+    /**
+     * @param hostInputs  input indices the kernel's definition declared in host memory
+     * @param description what failure messages call the kernel, e.g. "MyEp's Relu kernel for node 'relu0'"
+     */
+    static MemorySegment create(OpKernel kernel, OrtRuntime runtime, KernelMemory memory, Set<Integer> hostInputs,
+                                String description) {
+        return new OpKernelBridge(kernel, runtime, memory, hostInputs, description).struct;
+    }
+
+    // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
+
+    static MemorySegment compute(MemorySegment self, MemorySegment kernelContext) {
+        long start = BridgeStatistics.start();
+        OpKernelBridge bridge = REGISTRY.get(self);
+        try {
+            bridge.kernel.compute(new KernelContextView(bridge.runtime, kernelContext, bridge.memory, bridge.hostInputs,
+                    bridge.description));
+        } catch (OrtException e) {
+            throw e; // javaep's own checks and EP authors' chosen statuses already say what failed
+        } catch (RuntimeException e) {
+            // One status per node: name the node, so a failed Run of a large model points at it.
+            throw new OrtException(UpcallGuard.errorCodeOf(e), "javaep: " + bridge.description + " failed: "
+                    + e.getClass().getSimpleName() + ": " + e.getMessage(), e);
+        }
+        BridgeStatistics.record(BridgeStatistics.Callback.COMPUTE, start);
+        return MemorySegment.NULL;
+    }
+
+    /** {@code OrtKernelImpl::Release}: closes the kernel and frees the struct; unknown pointers are logged. */
+    static void release(MemorySegment self) {
+        OpKernelBridge bridge = REGISTRY.remove(self);
+        if (bridge == null) {
+            BridgeLog.logger().warning("javaep: OrtKernelImpl::Release got an unknown pointer");
+            return;
+        }
+        try {
+            bridge.kernel.close();
+        } finally {
+            bridge.arena.close();
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.javaep.bridge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javaep.ort.OrtKernelImplStruct;
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.KernelDefinition;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** What the per-op kernel bridge hands ORT, checked without ORT: kernel versions and the OrtKernelImpl struct. */
+class KernelRegistryBridgeTest {
+
+    private static KernelDefinition relu(int since, int last) {
+        return KernelDefinition.of("Relu", since, last, Map.of("T", Set.of(ElementType.FLOAT)), info -> context -> {});
+    }
+
+    @Test
+    void aBoundedRangeReachesOrtAsIs() {
+        assertEquals(14, KernelRegistryBridge.ortEndVersion(relu(6, 14)));
+        assertEquals(6, KernelRegistryBridge.ortEndVersion(relu(6, 6)));
+    }
+
+    @Test
+    void everyLaterVersionBecomesTheLargestFiniteEndBecauseOrtMatchesAnOpenEndOnlyToItsStart() {
+        // ORT: start == node || (start < node && end != INT_MAX && end >= node)
+        int end = KernelRegistryBridge.ortEndVersion(relu(6, Integer.MAX_VALUE));
+        assertNotEquals(Integer.MAX_VALUE, end);
+        int node = 16;
+        assertTrue(6 < node && end != Integer.MAX_VALUE && end >= node, "a Relu-16 node matches a 6.. kernel");
+    }
+
+    @Test
+    void opKernelStructsHaveComputeAndReleaseAndLeaveFlagsAndPrePackingZero() {
+        CallbackStruct<OrtKernelImplStruct> struct = new CallbackStruct<>(OrtKernelImplStruct.class, OrtKernelImplStruct.SIZE,
+                slot -> Upcalls.find(MethodHandles.lookup(), OpKernelBridge.class, slot));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment impl = struct.allocate(arena, 24,
+                    EnumSet.of(OrtKernelImplStruct.Compute, OrtKernelImplStruct.Release));
+            assertEquals(OrtKernelImplStruct.SIZE, impl.byteSize());
+            assertEquals(24, impl.get(ValueLayout.JAVA_INT, 0), "ort_version_supported");
+            assertEquals(0, impl.get(ValueLayout.JAVA_INT, OrtKernelImplStruct.FLAGS_OFFSET), "flags must be 0");
+            assertNotEquals(MemorySegment.NULL, impl.get(ValueLayout.ADDRESS, OrtKernelImplStruct.Compute.byteOffset()));
+            assertNotEquals(MemorySegment.NULL, impl.get(ValueLayout.ADDRESS, OrtKernelImplStruct.Release.byteOffset()));
+            assertEquals(MemorySegment.NULL, impl.get(ValueLayout.ADDRESS, OrtKernelImplStruct.PrePackWeight.byteOffset()),
+                    "optional: NULL tells ORT the kernel pre-packs nothing");
+            assertEquals(MemorySegment.NULL,
+                    impl.get(ValueLayout.ADDRESS, OrtKernelImplStruct.SetSharedPrePackedWeight.byteOffset()));
+        }
+    }
+}
