@@ -99,7 +99,7 @@ sed -i "s#@BUNDLE@#$B#" "$B/javaep.properties"
 export JAVAEP_JAVA_HOME="$B/jdk" JAVAEP_ORT_LIBRARY="$ORT_LIBRARY"
 JAVA="$B/jdk/bin/java"
 CP="$B/test-classes:$(ls "$B"/lib/*.jar | tr '\n' ':')"
-JVM=(--enable-native-access=ALL-UNNAMED -Xss4m -Xmx2g -Djavaep.dist.dir="$B" -Donnx.node.tests.dir="$B/node-tests"
+JVM=(--enable-native-access=ALL-UNNAMED -Xss4m -Xmx2g -Djavaep.factories=JavaCpuExecutionProvider,JavaCudaExecutionProvider -Djavaep.dist.dir="$B" -Donnx.node.tests.dir="$B/node-tests"
      -Djavaep.ort.library="$ORT_LIBRARY")
 { nvidia-smi; echo; echo "ORT: $ORT_LIBRARY"; "$JAVA" -version; } > "$OUT/machine.txt" 2>&1
 setup_vulkan

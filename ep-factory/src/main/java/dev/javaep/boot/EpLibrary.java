@@ -55,27 +55,53 @@ final class EpLibrary {
         EpFactoryBridge.release(factory);
     }
 
-    /** Factories on javaep's class path, in class-path order; ORT takes at most {@code max}. */
-    private static List<ExecutionProviderFactory> discover(long max) {
-        List<ExecutionProviderFactory> factories = new ArrayList<>();
+    /** The system property (or, when unset, environment variable) that picks which factories a registration offers. */
+    static final String FACTORIES_PROPERTY = "javaep.factories";
+    static final String FACTORIES_ENV = "JAVAEP_FACTORIES";
+
+    /**
+     * Factories on javaep's class path, in class-path order, or only those named (by EP name, comma
+     * separated) in {@value #FACTORIES_PROPERTY} / {@value #FACTORIES_ENV}, read at each registration.
+     * ORT takes at most {@code max}: more is an error that says how to choose, never a silent drop.
+     */
+    static List<ExecutionProviderFactory> discover(long max) {
+        List<ExecutionProviderFactory> found = new ArrayList<>();
         ServiceLoader<ExecutionProviderFactory> loader =
                 ServiceLoader.load(ExecutionProviderFactory.class, EpLibrary.class.getClassLoader());
         try {
             for (ExecutionProviderFactory factory : loader) {
-                if (factories.size() == max) {
-                    System.err.println("javaep: ORT takes at most " + max + " factories from one library; ignoring "
-                            + factory.getClass().getName());
-                    continue;
-                }
-                factories.add(factory);
+                found.add(factory);
             }
         } catch (ServiceConfigurationError e) {
             throw new IllegalStateException("javaep: an execution provider factory on the class path could not be loaded: "
                     + e.getMessage(), e);
         }
-        if (factories.isEmpty()) {
+        if (found.isEmpty()) {
             throw new IllegalStateException("javaep: no execution provider factory found on javaep's class path ("
                     + System.getProperty("java.class.path") + "); set class.path in javaep.properties or JAVAEP_CLASSPATH");
+        }
+        List<String> names = found.stream().map(ExecutionProviderFactory::name).toList();
+        String wanted = System.getProperty(FACTORIES_PROPERTY, System.getenv(FACTORIES_ENV));
+        List<ExecutionProviderFactory> factories = found;
+        if (wanted != null && !wanted.isBlank()) {
+            factories = new ArrayList<>();
+            for (String name : wanted.split(",")) {
+                String trimmed = name.strip();
+                if (trimmed.isEmpty()) {
+                    continue;
+                }
+                int index = names.indexOf(trimmed);
+                if (index < 0) {
+                    throw new IllegalStateException("javaep: " + FACTORIES_PROPERTY + "/" + FACTORIES_ENV + " names " + trimmed
+                            + ", but javaep's class path offers " + names + "; fix the name or add the EP's jar");
+                }
+                factories.add(found.get(index));
+            }
+        }
+        if (factories.size() > max) {
+            throw new IllegalStateException("javaep: " + factories.size() + " execution provider factories " + names
+                    + " but ORT takes at most " + max + " from one library; choose which this registration offers with "
+                    + FACTORIES_ENV + " (or -D" + FACTORIES_PROPERTY + "), e.g. " + FACTORIES_ENV + "=" + names.getFirst());
         }
         return factories;
     }

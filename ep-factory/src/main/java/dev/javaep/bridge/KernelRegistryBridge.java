@@ -98,7 +98,7 @@ final class KernelRegistryBridge {
         try {
             epApi.kernelDefBuilderSetOperatorType(builder, definition.opType());
             epApi.kernelDefBuilderSetDomain(builder, definition.domain());
-            epApi.kernelDefBuilderSetSinceVersion(builder, definition.sinceVersion(), ortEndVersion(definition));
+            epApi.kernelDefBuilderSetSinceVersion(builder, definition.sinceVersion(), definition.lastVersion());
             // ORT matches kernels to nodes by the EP's name (OrtEp::GetName).
             epApi.kernelDefBuilderSetExecutionProvider(builder, creation.epName());
             for (int input : sorted(definition.hostInputs())) {
@@ -128,17 +128,6 @@ final class KernelRegistryBridge {
         }
     }
 
-    /**
-     * The end version ORT gets for a definition. ORT's own "no end" is {@code INT_MAX}, but its kernel lookup
-     * ({@code KernelRegistry::VerifyKernelDef}) matches an open-ended kernel only to nodes whose schema
-     * version equals the kernel's start: {@code start == node || (start < node && end != INT_MAX && end >= node)}.
-     * {@link KernelDefinition} promises "every later version" for {@link Integer#MAX_VALUE} (and
-     * {@link KernelDefinition#covers} answers so), so the bridge registers the largest finite end instead.
-     */
-    static int ortEndVersion(KernelDefinition definition) {
-        return definition.lastVersion() == Integer.MAX_VALUE ? Integer.MAX_VALUE - 1 : definition.lastVersion();
-    }
-
     private static List<Integer> sorted(Set<Integer> indices) {
         return indices.stream().sorted(Comparator.naturalOrder()).toList();
     }
@@ -149,7 +138,7 @@ final class KernelRegistryBridge {
 
     private static String describe(KernelDefinition definition) {
         return (definition.domain().isEmpty() ? "" : definition.domain() + ".") + definition.opType() + " (opset "
-                + definition.sinceVersion() + ".." + (definition.lastVersion() == Integer.MAX_VALUE ? "" : definition.lastVersion())
+                + definition.sinceVersion() + ".." + definition.lastVersion()
                 + ")";
     }
 

@@ -11,7 +11,10 @@ import java.util.Set;
  *
  * @param domain          {@code ""} for the ONNX domain
  * @param sinceVersion    the first opset version of the op this kernel implements
- * @param lastVersion     the last one, inclusive ({@link Integer#MAX_VALUE}: every later version)
+ * @param lastVersion     the last one, inclusive. Ops change meaning between versions (Clip-11 moved min and
+ *                        max to inputs), so a kernel names the versions whose spec it implements, and a node
+ *                        of a newer version is declined until someone adds it; "every later version" is
+ *                        refused (ORT itself matches an open-ended kernel to its first version only)
  * @param typeConstraints type-constraint name (as in the op schema, e.g. "T") → the element types allowed
  * @param hostInputs      input indices the kernel reads from host memory (ORT copies them there; on a
  *                        device EP, e.g. MemcpyFromHost's input 0 or a shape input)
@@ -27,6 +30,10 @@ public record KernelDefinition(String opType, String domain, int sinceVersion, i
         }
         if (sinceVersion < 1 || lastVersion < sinceVersion) {
             throw new IllegalArgumentException(opType + ": opset versions " + sinceVersion + ".." + lastVersion);
+        }
+        if (lastVersion == Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(opType + ": name the last opset version the kernel implements, not "
+                    + "Integer.MAX_VALUE: a later version of the op may mean something else");
         }
         domain = domain == null ? "" : domain;
         typeConstraints = Map.copyOf(typeConstraints);

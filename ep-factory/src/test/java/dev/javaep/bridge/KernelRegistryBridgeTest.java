@@ -1,7 +1,9 @@
 package dev.javaep.bridge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.ort.OrtKernelImplStruct;
@@ -24,18 +26,14 @@ class KernelRegistryBridgeTest {
     }
 
     @Test
-    void aBoundedRangeReachesOrtAsIs() {
-        assertEquals(14, KernelRegistryBridge.ortEndVersion(relu(6, 14)));
-        assertEquals(6, KernelRegistryBridge.ortEndVersion(relu(6, 6)));
-    }
-
-    @Test
-    void everyLaterVersionBecomesTheLargestFiniteEndBecauseOrtMatchesAnOpenEndOnlyToItsStart() {
-        // ORT: start == node || (start < node && end != INT_MAX && end >= node)
-        int end = KernelRegistryBridge.ortEndVersion(relu(6, Integer.MAX_VALUE));
-        assertNotEquals(Integer.MAX_VALUE, end);
-        int node = 16;
-        assertTrue(6 < node && end != Integer.MAX_VALUE && end >= node, "a Relu-16 node matches a 6.. kernel");
+    void anOpenEndedKernelIsRefusedBecauseALaterOpVersionMayMeanSomethingElse() {
+        // ORT matches an INT_MAX end only to the kernel's first version; javaep asks for the real last one.
+        var e = assertThrows(IllegalArgumentException.class, () -> relu(6, Integer.MAX_VALUE));
+        assertTrue(e.getMessage().contains("last opset version"), e.getMessage());
+        assertTrue(relu(6, 14).covers(new dev.javaep.spi.Node(1, "r", "Relu", "", 14, java.util.List.of(),
+                java.util.List.of(), Map.of())));
+        assertFalse(relu(6, 14).covers(new dev.javaep.spi.Node(1, "r", "Relu", "", 16, java.util.List.of(),
+                java.util.List.of(), Map.of())));
     }
 
     @Test

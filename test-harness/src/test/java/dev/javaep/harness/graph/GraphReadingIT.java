@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.bridge.CapabilityReports;
 import dev.javaep.harness.TestPaths;
+import dev.javaep.harness.TestRegistrations;
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
 import dev.javaep.harness.onnx.OnnxTensorData;
@@ -47,7 +48,7 @@ class GraphReadingIT {
     @BeforeAll
     static void register() {
         env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.ERROR);
-        env.registerExecutionProviderLibrary(REGISTRATION, TestPaths.loaderLibrary());
+        TestRegistrations.register(env, REGISTRATION, GraphRecordingExecutionProviderFactory.NAME);
         recorder = env.epDevice(GraphRecordingExecutionProviderFactory.NAME);
     }
 

@@ -81,7 +81,7 @@ public final class JavaKernelRegistryTestExecutionProvider implements ExecutionP
                         info -> new CountingKernel(record(info), AddKernel.INSTANCE)),
                 new KernelDefinition("Relu", "", 6, 14, FLOAT_T, Set.of(), Set.of(0),
                         info -> new CountingKernel(record(info), new Unary(0f))),
-                KernelDefinition.of("LeakyRelu", 6, Integer.MAX_VALUE, FLOAT_T, info -> {
+                KernelDefinition.of("LeakyRelu", 6, 16, FLOAT_T, info -> {
                     CreatedKernel created = record(info);
                     if (created.alpha() < 0) {
                         throw new IllegalArgumentException("this test EP refuses a negative alpha (fault injection)");

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javaep.bridge.BridgeStatistics;
 import dev.javaep.bridge.CapabilityReports;
 import dev.javaep.harness.TestPaths;
+import dev.javaep.harness.TestRegistrations;
 import dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.CreatedKernel;
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
@@ -58,7 +59,7 @@ class KernelRegistryIT {
     @BeforeAll
     static void register() {
         env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.WARNING);
-        env.registerExecutionProviderLibrary(REGISTRATION, TestPaths.loaderLibrary());
+        TestRegistrations.register(env, REGISTRATION, NAME);
         device = env.epDevice(NAME);
     }
 

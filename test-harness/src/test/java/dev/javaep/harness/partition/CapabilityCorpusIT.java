@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.javaep.bridge.CapabilityReports;
 import dev.javaep.harness.TestPaths;
+import dev.javaep.harness.TestRegistrations;
 import dev.javaep.harness.ort.EpDevice;
 import dev.javaep.harness.ort.OrtEnvironment;
 import dev.javaep.harness.ort.OrtHost;
@@ -74,7 +75,7 @@ class CapabilityCorpusIT {
         Survey cpu;
         Survey cuda;
         try (OrtEnvironment env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.FATAL)) {
-            env.registerExecutionProviderLibrary(REGISTRATION, TestPaths.loaderLibrary());
+            TestRegistrations.register(env, REGISTRATION, "JavaCpuExecutionProvider", JavaCudaPlanningExecutionProviderFactory.NAME);
             try (SessionOptions ortCpu = env.createSessionOptions()) {
                 cpu = survey(env, env.epDevice("JavaCpuExecutionProvider"), ortCpu, models);
                 cuda = survey(env, env.epDevice(JavaCudaPlanningExecutionProviderFactory.NAME), ortCpu, models);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.bridge.CapabilityReports;
 import dev.javaep.harness.TestPaths;
+import dev.javaep.harness.TestRegistrations;
 import dev.javaep.harness.ort.EpDevice;
 import dev.javaep.harness.ort.OrtEnvironment;
 import dev.javaep.harness.ort.OrtHost;
@@ -38,7 +39,7 @@ class PartitionMatrixIT {
     @BeforeAll
     static void register() {
         env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.ERROR);
-        env.registerExecutionProviderLibrary(REGISTRATION, TestPaths.loaderLibrary());
+        TestRegistrations.register(env, REGISTRATION, JAVA_CPU, JavaCudaPlanningExecutionProviderFactory.NAME);
         device = env.epDevice(JAVA_CPU);
     }
 
