@@ -25,6 +25,9 @@ import dev.javaep.spi.ExternalMemoryType;
 import dev.javaep.spi.MemoryKind;
 import dev.javaep.spi.MemoryLocation;
 import dev.javaep.spi.StreamNotification;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -177,6 +180,13 @@ class CudaContextLossTest {
         CudaContextLostException second = assertThrows(CudaContextLostException.class, () -> program.compute(context));
         assertEquals(LOST.formatted(loss.function()), second.getMessage());
         assertEquals(callsSoFar, fake.callsInLostContext());
+    }
+
+    @Test
+    void theGpuTestsProbeSaysTheSameOverTheStandIn() {
+        ByteArrayOutputStream lines = new ByteArrayOutputStream();
+        CudaContextLossProbe.run(driver, new PrintStream(lines, true, StandardCharsets.UTF_8));
+        CudaContextLossGpuTest.assertContained(lines.toString(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -255,6 +255,44 @@ class CudaSubgraphProgramTest {
     }
 
     @Test
+    void anIntermediateThatOutgrowsThePlanGetsItsOwnMemoryAndRefreshesThePlan() {
+        // A step whose output size depends on data, not on the input shapes: 1 element, then 300
+        int[] elements = {1};
+        Graph g = group(node("Relu", List.of("x"), "grown"), node("Relu", List.of("grown"), "out"));
+        CudaSubgraphProgram program = CudaSubgraphProgram.compile(g, fused(List.of("x"), List.of("out")), device,
+                node -> node.outputs().getFirst().name().equals("grown")
+                        ? context -> {
+                            long[] shape = {elements[0]};
+                            long address = context.output(0, shape).data().address();
+                            driver.memsetD32Async(address, Float.floatToRawIntBits(3f), elements[0], context.computeStream());
+                        }
+                        : CudaOps.compile(node, device));
+        long[] shape = {4};
+        try (DeviceRunContext c = run(program, 1, new float[][] {{1, 2, 3, 4}}, shape)) {
+            assertArrayEquals(new float[] {3}, c.output(0));
+        }
+        assertEquals(256, program.plan(shape).orElseThrow().workspaceBytes());
+
+        elements[0] = 300;
+        long allocs = allocs();
+        long frees = frees();
+        try (DeviceRunContext c = run(program, 1, new float[][] {{1, 2, 3, 4}}, shape)) {
+            float[] expected = new float[300];
+            java.util.Arrays.fill(expected, 3f);
+            assertArrayEquals(expected, c.output(0));
+        }
+        assertEquals(2, allocs() - allocs, "the workspace, and the value that outgrew its place in it");
+        assertEquals(2, frees() - frees);
+        assertEquals(1280, program.plan(shape).orElseThrow().workspaceBytes(), "the plan now fits 1200 bytes");
+
+        allocs = allocs();
+        try (DeviceRunContext c = run(program, 1, new float[][] {{1, 2, 3, 4}}, shape)) {
+            assertEquals(300, c.output(0).length);
+        }
+        assertEquals(1, allocs() - allocs, "planned again");
+    }
+
+    @Test
     void concurrentRunsAtDifferentShapesEachGetTheirOwnMemory() throws Exception {
         CudaSubgraphProgram program = addReluMul();
         ExecutorService pool = Executors.newFixedThreadPool(8);
