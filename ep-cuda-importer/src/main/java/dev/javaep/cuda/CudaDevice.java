@@ -2,7 +2,9 @@ package dev.javaep.cuda;
 
 import dev.javaep.cuda.driver.CudaDeviceInfo;
 import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.cuda.driver.CudaDriver.ContextLoss;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
+import java.util.Optional;
 
 /**
  * One CUDA device as the EP uses it: its primary context (retained on first use, so listing devices
@@ -40,13 +42,36 @@ public final class CudaDevice implements AutoCloseable {
     /**
      * Makes the device's primary context current on the calling thread. ORT calls in on threads of
      * its own choosing, so every entry point that touches CUDA starts here (cuCtxSetCurrent is cheap).
+     *
+     * @throws CudaContextLostException when a sticky error made the context unusable: every entry point
+     *     fails fast with the first error's name and call instead of queueing more work on a dead context
      */
     public void makeCurrent() {
         long ctx = context;
         if (ctx == 0) {
             ctx = retainContext();
         }
+        Optional<ContextLoss> loss = driver.contextLoss(ctx);
+        if (loss.isPresent()) {
+            throw new CudaContextLostException(this, loss.get());
+        }
         driver.ctxSetCurrent(ctx);
+    }
+
+    /**
+     * Whether a sticky error made this device's context unusable ({@link #makeCurrent} then throws). Release
+     * paths ask first and skip their CUDA calls: what a lost context held is gone with it, and a release
+     * that failed with the same error again would only bury the first one in the log.
+     */
+    public boolean isLost() {
+        long ctx = context;
+        return ctx != 0 && driver.contextLoss(ctx).isPresent();
+    }
+
+    /** The sticky error that made the context unusable, if one did. */
+    public Optional<ContextLoss> contextLoss() {
+        long ctx = context;
+        return ctx == 0 ? Optional.empty() : driver.contextLoss(ctx);
     }
 
     private synchronized long retainContext() {
@@ -79,20 +104,35 @@ public final class CudaDevice implements AutoCloseable {
         }
     }
 
+    /**
+     * Unloads the kernels and releases the primary context. On a lost context the module is not
+     * unloaded (the driver would only return the sticky error again); the release still happens, so the
+     * driver can destroy the context once nothing else holds it.
+     */
     @Override
     public synchronized void close() {
         if (context == 0) {
             return;
         }
+        boolean lost = isLost();
         try {
-            driver.ctxSetCurrent(context);
-            if (kernels != null) {
-                kernels.close();
-                kernels = null;
+            if (!lost) {
+                driver.ctxSetCurrent(context);
+                if (kernels != null) {
+                    kernels.close();
+                }
             }
         } finally {
-            driver.primaryCtxRelease(info.handle());
-            context = 0;
+            kernels = null;
+            try {
+                driver.primaryCtxRelease(info.handle());
+            } catch (RuntimeException e) {
+                if (!lost) {
+                    throw e;
+                }
+            } finally {
+                context = 0;
+            }
         }
     }
 

@@ -55,6 +55,9 @@ final class CudaDeviceAllocator implements DeviceAllocator {
             throw new IllegalArgumentException("javaep: JavaCuda allocator asked to free 0x" + Long.toHexString(address)
                     + ", which it did not allocate (or already freed)");
         }
+        if (device.isLost()) {
+            return; // the memory went with the lost context; ORT frees after a failed Run, quietly
+        }
         device.makeCurrent();
         if (stream == NO_STREAM) {
             driver.memFree(address);
@@ -68,6 +71,10 @@ final class CudaDeviceAllocator implements DeviceAllocator {
 
     @Override
     public void close() {
+        if (device.isLost()) {
+            streamOf.clear();
+            return;
+        }
         device.makeCurrent();
         for (Long address : streamOf.keySet().toArray(Long[]::new)) {
             // ORT frees everything it allocated before releasing the allocator; anything left is ours to return.

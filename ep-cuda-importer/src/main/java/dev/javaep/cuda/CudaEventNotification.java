@@ -41,6 +41,9 @@ final class CudaEventNotification implements StreamNotification {
 
     @Override
     public void close() {
+        if (device.isLost()) {
+            return; // the event went with the lost context
+        }
         device.makeCurrent();
         device.driver().eventDestroy(event);
     }

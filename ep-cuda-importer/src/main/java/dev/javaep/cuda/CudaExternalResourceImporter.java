@@ -209,8 +209,8 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
         /** Runs when the app's handle and every tensor over it are released. */
         @Override
         public void close() {
-            if (!closed.compareAndSet(false, true)) {
-                return;
+            if (!closed.compareAndSet(false, true) || device.isLost()) {
+                return; // a lost context took the mapping with it; the app's handle is the app's to close
             }
             device.makeCurrent();
             // Kernels queued on a stream ORT or the app still holds may read the range: let them finish.
@@ -247,7 +247,7 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
         /** cuDestroyExternalSemaphore needs queued waits and signals done: finish the streams that still exist. */
         @Override
         public void close() {
-            if (!closed.compareAndSet(false, true)) {
+            if (!closed.compareAndSet(false, true) || device.isLost()) {
                 return;
             }
             device.makeCurrent();

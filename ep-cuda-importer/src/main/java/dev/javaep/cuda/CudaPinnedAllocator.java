@@ -27,6 +27,9 @@ final class CudaPinnedAllocator implements DeviceAllocator {
             throw new IllegalArgumentException("javaep: JavaCuda pinned allocator asked to free 0x" + Long.toHexString(address)
                     + ", which it did not allocate (or already freed)");
         }
+        if (device.isLost()) {
+            return; // page-locked memory belongs to the context, and went with it
+        }
         device.makeCurrent();
         device.driver().memFreeHost(address);
     }

@@ -46,6 +46,10 @@ final class CudaStream implements DeviceStream {
 
     @Override
     public void close() {
+        if (device.isLost()) {
+            LIVE.remove(stream); // the handle went with the lost context
+            return;
+        }
         device.makeCurrent();
         try {
             // Frees ordered on this stream must have run before the handle goes away.

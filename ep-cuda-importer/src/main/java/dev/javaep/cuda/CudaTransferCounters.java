@@ -4,8 +4,9 @@ import dev.javaep.spi.MemoryLocation;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * How many copies JavaCudaExecutionProvider's data transfer made, by direction, since the process
- * started (or {@link #reset()}): how tests and benchmarks prove a path is zero-copy.
+ * How many copies JavaCudaExecutionProvider made, by direction, since the process started (or
+ * {@link #reset()}): those of its data transfer and of its copy kernels ({@code MemcpyFromHost},
+ * {@code MemcpyToHost}). How tests and benchmarks prove a path is zero-copy.
  */
 public final class CudaTransferCounters {
     private static final LongAdder HOST_TO_DEVICE = new LongAdder();
@@ -35,8 +36,11 @@ public final class CudaTransferCounters {
 
     static void count(MemoryLocation source, MemoryLocation destination, long bytes) {
         // Pinned (HOST_ACCESSIBLE) memory counts as host: a copy into it is a trip off the device.
-        boolean fromHost = source.hostAccessible();
-        boolean toHost = destination.hostAccessible();
+        count(source.hostAccessible(), destination.hostAccessible(), bytes);
+    }
+
+    /** A copy the data transfer or a copy kernel ({@code MemcpyFromHost}/{@code MemcpyToHost}) made. */
+    static void count(boolean fromHost, boolean toHost, long bytes) {
         if (fromHost && !toHost) {
             HOST_TO_DEVICE.increment();
         } else if (!fromHost && toHost) {

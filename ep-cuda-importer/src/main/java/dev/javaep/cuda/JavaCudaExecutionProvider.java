@@ -1,23 +1,29 @@
 package dev.javaep.cuda;
 
 import dev.javaep.cuda.kernel.CudaOps;
+import dev.javaep.cuda.kernel.CudaSubgraphProgram;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.Graph;
+import dev.javaep.spi.KernelDefinition;
 import dev.javaep.spi.NodeSupport;
 import dev.javaep.spi.Node;
+import java.util.List;
 
 /**
- * JavaCudaExecutionProvider for one session on one CUDA device. Each supported node becomes one
- * compiled node whose kernels are queued on the stream ORT hands the compute call; nothing waits on
- * the host inside a Run. Concurrent Runs are safe: compiled nodes hold no per-Run state and every
- * launch uses the calling Run's stream.
+ * JavaCudaExecutionProvider for one session on one CUDA device. Every group of supported nodes ORT fuses
+ * becomes one compiled node ({@link CudaSubgraphProgram}) whose kernels are queued on the stream ORT hands
+ * the compute call; nothing waits on the host inside a Run. Concurrent Runs are safe: compiled nodes hold
+ * no per-Run state and every launch uses the calling Run's stream. The copy kernels ORT inserts at
+ * CPU↔JavaCuda edges are this EP's own ({@link #kernels()}).
  */
 final class JavaCudaExecutionProvider implements ExecutionProvider {
     private final CudaDevice device;
+    private final List<KernelDefinition> copyKernels;
 
     JavaCudaExecutionProvider(CudaDevice device) {
         this.device = device;
+        this.copyKernels = CudaCopyKernels.definitions(device);
         device.makeCurrent();
         device.kernels(); // JIT the module at session creation, not in the first Run
     }
@@ -33,12 +39,19 @@ final class JavaCudaExecutionProvider implements ExecutionProvider {
         return support.supported() ? NodeSupport.compiled() : NodeSupport.declined(support.code(), support.reason());
     }
 
+    /**
+     * Every group, single nodes included, becomes a {@link CudaSubgraphProgram}: for a group without
+     * intermediates it adds only the wiring of inputs and outputs to calling the node's kernel directly.
+     */
     @Override
     public CompiledNode compile(Graph subgraph, Node fusedNode) {
-        if (subgraph.nodes().size() != 1) {
-            throw new IllegalArgumentException("javaep: " + name() + " compiles single-node groups, got " + subgraph.nodes().size());
-        }
-        return CudaOps.compile(subgraph.nodes().getFirst(), device);
+        return CudaSubgraphProgram.compile(subgraph, fusedNode, device);
+    }
+
+    /** The copy kernels ORT inserts at CPU↔JavaCuda edges (see {@link CudaCopyKernels}). */
+    @Override
+    public List<KernelDefinition> kernels() {
+        return copyKernels;
     }
 
     @Override

@@ -13,8 +13,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import dev.javaep.ort.Platform;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The CUDA driver API ({@code libcuda.so.1} / {@code nvcuda.dll}) through FFM, one method per driver
@@ -42,16 +45,28 @@ public final class CudaDriver {
     /** What {@code cuMemGetInfo} reports for the current context's device. */
     public record MemoryInfo(long freeBytes, long totalBytes) {}
 
+    /**
+     * A context a sticky error made unusable for the rest of the process: the first such error and the
+     * call that returned it (often not the call that caused it: a kernel fault surfaces at the next call
+     * that waits on or queues behind the kernel).
+     *
+     * @param function the exported symbol that returned the error, e.g. {@code cuStreamSynchronize}
+     * @param cause    why the error is fatal to the context, e.g. {@code "a kernel faulted"}
+     */
+    public record ContextLoss(long context, String function, int result, String errorName, String cause) {}
+
     private static final Object LOAD_LOCK = new Object();
     private static volatile CudaDriver loaded;
     /** Guarded by LOAD_LOCK: why the first load failed; a later load() fails the same way without retrying. */
     private static String loadFailure;
 
-    // Per-thread scratch: out-parameters at OUT0/OUT1, a one-element CUexternalSemaphore array, then
-    // one struct (the largest is 144 bytes). Offsets keep every field naturally aligned.
+    // Per-thread scratch: out-parameters at OUT0/OUT1, a one-element CUexternalSemaphore array, the
+    // thread's last context, then one struct (the largest is 144 bytes). Offsets keep every field naturally aligned.
     private static final long OUT0 = 0;
     private static final long OUT1 = 8;
     private static final long SEMAPHORE_ARRAY = 16;
+    /** The context this thread last made current through {@link #ctxSetCurrent}: whose loss an error records. */
+    private static final long LAST_CONTEXT = 24;
     private static final long STRUCT = 32;
     private static final long STRUCT_MAX_BYTES = 160;
     private static final long SCRATCH_BYTES = STRUCT + STRUCT_MAX_BYTES;
@@ -65,6 +80,10 @@ public final class CudaDriver {
 
     private final CudaSymbols symbols;
     private final int driverVersion;
+    /** Contexts a sticky error made unusable, by handle; entries stay for the life of the process. */
+    private final Map<Long, ContextLoss> lostContexts = new ConcurrentHashMap<>();
+    /** Whether {@link #lostContexts} is non-empty: the check on every entry point costs one volatile read. */
+    private volatile boolean anyContextLost;
 
     private CudaDriver(CudaSymbols symbols) throws CudaUnavailableException {
         this.symbols = symbols;
@@ -287,6 +306,7 @@ public final class CudaDriver {
     /** {@code cuCtxSetCurrent}: binds the context to the calling thread (0 unbinds). */
     public void ctxSetCurrent(long ctx) {
         check(CudaFunction.cuCtxSetCurrent, invokeLong(CudaFunction.cuCtxSetCurrent, ctx));
+        scratch().set(JAVA_LONG, LAST_CONTEXT, ctx);
     }
 
     /** {@code cuCtxGetCurrent}: the calling thread's context, 0 if none. */
@@ -837,7 +857,54 @@ public final class CudaDriver {
     }
 
     private CudaException error(CudaFunction function, int result, String detail) {
+        String cause = CudaErrors.contextLossCause(result);
+        if (cause != null) {
+            recordContextLoss(function, result, cause);
+            String loss = "The CUDA context is unusable from now on (" + cause + "): every later CUDA call in it fails;"
+                    + " restart the process to use this GPU again";
+            detail = detail == null ? loss : detail + "\n" + loss;
+        }
         return new CudaException(symbols.boundName(function), result, errorName(result), errorString(result), detail);
+    }
+
+    /**
+     * Remembers that the calling thread's current context is lost (sticky errors belong to the context
+     * the failing call ran in). The first error wins: later calls in a lost context all return it again.
+     */
+    private void recordContextLoss(CudaFunction function, int result, String cause) {
+        long context = currentContextOrZero();
+        if (context != 0 && lostContexts.putIfAbsent(context,
+                new ContextLoss(context, symbols.boundName(function), result, errorName(result), cause)) == null) {
+            anyContextLost = true;
+        }
+    }
+
+    /**
+     * The calling thread's context for the error path, never throwing: {@code cuCtxGetCurrent}, or, where
+     * that fails too (a driver may answer it with the sticky error as well), the context this thread last
+     * made current through {@link #ctxSetCurrent}.
+     */
+    private long currentContextOrZero() {
+        MemorySegment s = scratch();
+        try {
+            s.set(JAVA_LONG, OUT1, 0L);
+            int r = (int) symbols.handle(CudaFunction.cuCtxGetCurrent).invokeExact(s.address() + OUT1);
+            long context = s.get(JAVA_LONG, OUT1);
+            if (r == CudaConstants.CUDA_SUCCESS && context != 0) {
+                return context;
+            }
+        } catch (Throwable t) {
+            // fall through to what this thread last set
+        }
+        return s.get(JAVA_LONG, LAST_CONTEXT);
+    }
+
+    /**
+     * Whether a sticky error ({@link CudaErrors#contextLossCause}) made {@code context} unusable, and which:
+     * recorded by whatever call first returned one while the context was current.
+     */
+    public Optional<ContextLoss> contextLoss(long context) {
+        return anyContextLost ? Optional.ofNullable(lostContexts.get(context)) : Optional.empty();
     }
 
     private static void requireBytes(MemorySegment segment, long bytes, String what) {

@@ -143,6 +143,36 @@ public final class CudaErrors {
             Map.entry(804, "forward compatibility was attempted on non supported HW"),
             Map.entry(999, "unknown error"));
 
+    /**
+     * The codes {@code cuda.h} documents as sticky ("leaves the process in an inconsistent state and any
+     * further CUDA work will return the same error"), plus the uncorrectable ECC and NVLink errors: after
+     * one of them the context cannot run anything again. The value says why, in a user's words.
+     */
+    private static final Map<Integer, String> CONTEXT_LOSS_CAUSES = Map.ofEntries(
+            Map.entry(214, "the GPU reported an uncorrectable ECC error"),
+            Map.entry(220, "the GPU reported an uncorrectable NVLink error"),
+            Map.entry(226, "the GPU contained a hardware error or an invalid access"),
+            Map.entry(700, "a kernel faulted"),
+            Map.entry(702, "a kernel ran past the display watchdog's time limit"),
+            Map.entry(710, "a device-side assert failed"),
+            Map.entry(714, "a kernel faulted"),
+            Map.entry(715, "a kernel faulted"),
+            Map.entry(716, "a kernel faulted"),
+            Map.entry(717, "a kernel faulted"),
+            Map.entry(718, "a kernel faulted"),
+            Map.entry(719, "a kernel faulted"),
+            Map.entry(721, "a kernel exited without freeing its tensor memory"),
+            Map.entry(810, "the MPS server terminated this client"),
+            Map.entry(911, "an external device signalled an error"));
+
+    /**
+     * Why {@code result} leaves the context that returned it unusable for the rest of the process
+     * (e.g. {@code "a kernel faulted"} for {@code CUDA_ERROR_ILLEGAL_ADDRESS}), or null when it does not.
+     */
+    public static String contextLossCause(int result) {
+        return CONTEXT_LOSS_CAUSES.get(result);
+    }
+
     /** The {@code cuda.h} enum name, or {@code "CUresult <n>"} for a code this table does not know. */
     public static String name(int result) {
         String name = NAMES.get(result);

@@ -41,9 +41,34 @@ public final class CudaOps {
         }
     }
 
+    /**
+     * Whether the EP runs {@code node}: pure Java on the node record, no GPU needed. Never throws: a node
+     * shaped in a way these checks did not foresee is declined ({@link DeclineCode#INTERNAL_ERROR}, with
+     * what failed), so one odd node never costs the session the rest of the graph.
+     */
     public static Support support(Node node) {
+        try {
+            return check(node);
+        } catch (RuntimeException e) {
+            return Support.no(DeclineCode.INTERNAL_ERROR, "judging the node failed: " + e);
+        }
+    }
+
+    private static Support check(Node node) {
+        if (node == null || node.opType() == null) {
+            return Support.no(DeclineCode.UNREADABLE, "the node has no op type");
+        }
         if (!node.isOnnxDomain()) {
             return Support.no(DeclineCode.DOMAIN, "domain " + node.domain());
+        }
+        if (node.inputs() == null || node.outputs() == null) {
+            return Support.no(DeclineCode.UNREADABLE, "the node's inputs or outputs are unknown");
+        }
+        for (int i = 0; i < node.outputs().size(); i++) {
+            if (node.outputs().get(i) == null) {
+                // Every kernel writes each of its outputs: one ORT leaves out has no buffer to write to.
+                return Support.no(DeclineCode.ARITY, "output " + i + " is omitted");
+            }
         }
         String op = node.opType();
         if (BINARY.containsKey(op)) {
@@ -66,7 +91,7 @@ public final class CudaOps {
             return Support.no(DeclineCode.ARITY, "Identity needs one input and one output");
         }
         ValueInfo in = node.inputs().getFirst();
-        if (!in.isTensor() || in.elementType().byteSize() == 0) {
+        if (!in.isTensor() || in.elementType() == null || in.elementType().byteSize() == 0) {
             return Support.no(DeclineCode.ELEMENT_TYPE, "Identity of " + (in.isTensor() ? in.elementType() : "a non-tensor") + " (device copies need fixed-size elements)");
         }
         return Support.YES;
@@ -104,8 +129,14 @@ public final class CudaOps {
     }
 
     private static Support attributes(Node node, Map<String, Class<? extends Attribute>> expected) {
-        for (Map.Entry<String, Attribute> e : Map.copyOf(node.attributes() == null ? Map.of() : node.attributes()).entrySet()) {
-            Class<? extends Attribute> kind = expected.get(e.getKey());
+        if (node.attributes() == null) {
+            return Support.YES;
+        }
+        for (Map.Entry<String, Attribute> e : node.attributes().entrySet()) {
+            if (e.getValue() instanceof Attribute.Unreadable unreadable) {
+                return Support.no(DeclineCode.ATTRIBUTE, "attribute " + e.getKey() + " could not be read: " + unreadable.reason());
+            }
+            Class<? extends Attribute> kind = e.getKey() == null ? null : expected.get(e.getKey());
             if (kind == null || !kind.isInstance(e.getValue())) {
                 return Support.no(DeclineCode.ATTRIBUTE, "attribute " + e.getKey() + " is not one the kernel reads");
             }

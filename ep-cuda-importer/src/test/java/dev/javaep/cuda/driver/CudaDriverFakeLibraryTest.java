@@ -40,6 +40,7 @@ class CudaDriverFakeLibraryTest {
     @AfterEach
     void resetFaults() throws Throwable {
         configure(0, 1);
+        fake.loseContext(0);
     }
 
     private static void configure(int initResult, int errorNames) {
@@ -144,6 +145,30 @@ class CudaDriverFakeLibraryTest {
         assertEquals(0, driver.ctxGetCurrent());
         driver.primaryCtxRelease(10);
         assertThrows(CudaException.class, () -> driver.primaryCtxRelease(3));
+    }
+
+    @Test
+    void aStickyErrorIsRecordedAgainstTheContextItHappenedIn() {
+        CudaDriver fresh = fake.driver(); // its own record of lost contexts
+        long ctx = fresh.primaryCtxRetain(10);
+        fresh.ctxSetCurrent(ctx);
+        assertTrue(fresh.contextLoss(ctx).isEmpty());
+        assertThrows(CudaException.class, () -> fresh.memAlloc(1L << 50));
+        assertTrue(fresh.contextLoss(ctx).isEmpty(), "out of memory leaves the context usable");
+
+        fake.loseContext(FakeCuda.ILLEGAL_ADDRESS);
+        CudaException e = assertThrows(CudaException.class, () -> fresh.streamSynchronize(0x5001));
+        assertEquals("cuStreamSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS (700): an illegal memory access was encountered"
+                + "\nThe CUDA context is unusable from now on (a kernel faulted): every later CUDA call in it fails;"
+                + " restart the process to use this GPU again", e.getMessage());
+        CudaDriver.ContextLoss loss = fresh.contextLoss(ctx).orElseThrow();
+        assertEquals(new CudaDriver.ContextLoss(ctx, "cuStreamSynchronize", 700, "CUDA_ERROR_ILLEGAL_ADDRESS",
+                "a kernel faulted"), loss);
+        assertThrows(CudaException.class, () -> fresh.memAllocAsync(16, 0x5001));
+        assertEquals(loss, fresh.contextLoss(ctx).orElseThrow(), "the first error wins");
+        assertTrue(fresh.contextLoss(ctx + 1).isEmpty(), "only the context the error happened in");
+        assertTrue(driver.contextLoss(ctx).isEmpty(), "another driver instance keeps its own record");
+        fresh.ctxSetCurrent(0);
     }
 
     // ---- streams and events ---------------------------------------------------------------------

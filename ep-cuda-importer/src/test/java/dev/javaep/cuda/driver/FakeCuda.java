@@ -20,16 +20,25 @@ public final class FakeCuda {
     /** Keys of {@code fake_last()}, in the order of the C enum. */
     public static final int K_TYPE = 0, K_FD = 1, K_HANDLE = 2, K_NAME = 3, K_SIZE = 4, K_FLAGS = 5,
             K_NONZERO_RESERVED = 6, K_OFFSET = 7, K_FENCE_VALUE = 8, K_NUM_SEMS = 9, K_SEM = 10, K_STREAM = 11,
-            K_GRID = 12, K_BLOCK = 13, K_SHARED_MEM = 14, K_RELEASE_THRESHOLD = 15, K_EVENT = 16, K_CTX = 17;
+            K_GRID = 12, K_BLOCK = 13, K_SHARED_MEM = 14, K_RELEASE_THRESHOLD = 15, K_EVENT = 16, K_CTX = 17,
+            K_ASYNC_ALLOCS = 18, K_ASYNC_FREES = 19, K_ASYNC_ALLOC_SIZE = 20;
+
+    /** {@code CUDA_ERROR_ILLEGAL_ADDRESS}: what the fake's {@code fault_store} kernel leaves its context with. */
+    public static final int ILLEGAL_ADDRESS = 700;
 
     final CudaLibrary library;
     private final MethodHandle fakeConfigure;
     private final MethodHandle fakeLast;
+    private final MethodHandle fakeLoseContext;
+    private final MethodHandle fakeCallsInLostContext;
 
-    private FakeCuda(CudaLibrary library, MethodHandle fakeConfigure, MethodHandle fakeLast) {
+    private FakeCuda(CudaLibrary library, MethodHandle fakeConfigure, MethodHandle fakeLast, MethodHandle fakeLoseContext,
+                     MethodHandle fakeCallsInLostContext) {
         this.library = library;
         this.fakeConfigure = fakeConfigure;
         this.fakeLast = fakeLast;
+        this.fakeLoseContext = fakeLoseContext;
+        this.fakeCallsInLostContext = fakeCallsInLostContext;
     }
 
     /** Compiles and loads the fake; skips the calling test where gcc is missing. */
@@ -43,12 +52,18 @@ public final class FakeCuda {
             Linker linker = Linker.nativeLinker();
             return new FakeCuda(new CudaLibrary(lookup, "fake libcuda (" + so.getFileName() + ")"),
                     linker.downcallHandle(lookup.findOrThrow("fake_configure"), FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT)),
-                    linker.downcallHandle(lookup.findOrThrow("fake_last"), FunctionDescriptor.of(JAVA_LONG, JAVA_INT)));
+                    linker.downcallHandle(lookup.findOrThrow("fake_last"), FunctionDescriptor.of(JAVA_LONG, JAVA_INT)),
+                    linker.downcallHandle(lookup.findOrThrow("fake_lose_context"), FunctionDescriptor.ofVoid(JAVA_INT)),
+                    linker.downcallHandle(lookup.findOrThrow("fake_calls_in_lost_context"), FunctionDescriptor.of(JAVA_LONG)));
         } catch (Exception e) {
             throw new IllegalStateException("cannot build fake_libcuda", e);
         }
     }
 
+    /**
+     * A fresh driver over the fake. Each remembers its own lost contexts, so a test that loses one takes
+     * a driver of its own (the fake's state is the process's: {@link #loseContext}(0) clears it).
+     */
     public CudaDriver driver() {
         try {
             return CudaDriver.open(library);
@@ -70,6 +85,24 @@ public final class FakeCuda {
     public void configure(int initResult, int errorNames) {
         try {
             fakeConfigure.invokeExact(initResult, errorNames);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** Loses the fake's current context with {@code result} (a sticky CUresult), or clears any loss with 0. */
+    public void loseContext(int result) {
+        try {
+            fakeLoseContext.invokeExact(result);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** Driver calls that reached the fake in a lost context since the last {@link #loseContext}. */
+    public long callsInLostContext() {
+        try {
+            return (long) fakeCallsInLostContext.invokeExact();
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }

@@ -1,0 +1,80 @@
+package dev.javaep.cuda;
+
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.KernelContext;
+import dev.javaep.spi.KernelDefinition;
+import dev.javaep.spi.OpKernel;
+import dev.javaep.spi.Tensor;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The copy kernels ORT inserts at every edge between a CPU node and a JavaCuda node: {@code MemcpyFromHost}
+ * (input in host memory, output on the device) and {@code MemcpyToHost} (the reverse), queued on the Run's
+ * stream like every other kernel. Without them ORT falls back to its CPU copy kernel, whose output its
+ * planner puts in CPU memory: the next compiled node is then handed a host pointer.
+ *
+ * <p>From pageable host memory the driver stages the copy and returns once the source may be reused; into
+ * pageable host memory the copy completes before returning. Only pinned memory overlaps with the stream,
+ * and ORT orders the CPU consumers after the stream through its notifications.
+ */
+final class CudaCopyKernels {
+    static final String FROM_HOST = "MemcpyFromHost";
+    static final String TO_HOST = "MemcpyToHost";
+
+    private CudaCopyKernels() {}
+
+    /** Both kernels, ONNX domain, opset 1 and later, any fixed-size element type ("T"). */
+    static List<KernelDefinition> definitions(CudaDevice device) {
+        Map<String, Set<ElementType>> anyFixedSize = Map.of("T", KernelDefinition.allFixedSizeTypes());
+        return List.of(
+                new KernelDefinition(FROM_HOST, "", 1, Integer.MAX_VALUE, anyFixedSize, Set.of(0), Set.of(),
+                        info -> new HostToDevice(device)),
+                new KernelDefinition(TO_HOST, "", 1, Integer.MAX_VALUE, anyFixedSize, Set.of(), Set.of(0),
+                        info -> new DeviceToHost(device)));
+    }
+
+    /** {@code MemcpyFromHost}: cuMemcpyHtoDAsync on the Run's stream. */
+    record HostToDevice(CudaDevice device) implements OpKernel {
+        @Override
+        public void compute(KernelContext context) {
+            device.makeCurrent();
+            Tensor host = context.input(0);
+            Tensor onDevice = context.output(0, host.shape());
+            long bytes = host.byteSize();
+            CudaTransferCounters.count(true, false, bytes);
+            if (bytes == 0) {
+                return;
+            }
+            long stream = context.computeStream();
+            device.driver().memcpyHtoDAsync(onDevice.data().address(), host.data().address(), bytes, stream);
+            finishWithoutStream(device, stream);
+        }
+    }
+
+    /** {@code MemcpyToHost}: cuMemcpyDtoHAsync on the Run's stream. */
+    record DeviceToHost(CudaDevice device) implements OpKernel {
+        @Override
+        public void compute(KernelContext context) {
+            device.makeCurrent();
+            Tensor onDevice = context.input(0);
+            Tensor host = context.output(0, onDevice.shape());
+            long bytes = onDevice.byteSize();
+            CudaTransferCounters.count(false, true, bytes);
+            if (bytes == 0) {
+                return;
+            }
+            long stream = context.computeStream();
+            device.driver().memcpyDtoHAsync(host.data().address(), onDevice.data().address(), bytes, stream);
+            finishWithoutStream(device, stream);
+        }
+    }
+
+    /** Without a stream of ORT's (never the case for a stream-aware EP) nothing would order the host reader after the copy. */
+    private static void finishWithoutStream(CudaDevice device, long stream) {
+        if (stream == 0) {
+            device.driver().streamSynchronize(0L);
+        }
+    }
+}

@@ -1,0 +1,470 @@
+package dev.javaep.cuda.kernel;
+
+import dev.javaep.cuda.CudaDevice;
+import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.spi.CompiledNode;
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.Graph;
+import dev.javaep.spi.KernelContext;
+import dev.javaep.spi.Node;
+import dev.javaep.spi.Tensor;
+import dev.javaep.spi.ValueInfo;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+
+/**
+ * One fused group of JavaCuda nodes, run as a single Compute per Run: the group's nodes in topological
+ * order, each queueing its kernels on the Run's stream. Values are wired by name at compile time into
+ * slots: a step reads the fused node's inputs or earlier steps' outputs, writes a fused-node output
+ * straight into ORT's tensor (later steps read it from there), and writes everything else into device
+ * memory the EP owns.
+ *
+ * <p><b>Intermediates are planned, not allocated per value.</b> The first Run with a new set of input
+ * shapes allocates each intermediate on the stream (cuMemAllocAsync) and frees it after its last reader,
+ * recording the sizes; from them an {@link IntermediatePlan} places every intermediate in one workspace,
+ * reusing a value's bytes once its last reader has run. Later Runs with the same input shapes take one
+ * workspace of the plan's size from the device's memory pool on the Run's stream and return it at the end
+ * of the Run (cuMemFreeAsync), so concurrent Runs never share a workspace and nothing waits on the host.
+ * A Run whose intermediates outgrow the plan (a shape that depends on data) gives those values their own
+ * allocation and replaces the plan after the Run.
+ *
+ * <p>Holds no per-Run state outside the call: plans are immutable and their cache is synchronised, so
+ * concurrent Runs are safe.
+ */
+public final class CudaSubgraphProgram implements CompiledNode {
+    /**
+     * Plans kept per compiled group, least recently used evicted: a model fed a few shapes (batch 1 and 8,
+     * two resolutions) keeps all of them, and one fed ever-new shapes keeps a bounded amount of host memory
+     * (a plan is two longs per intermediate) and re-records on the shapes it evicted.
+     */
+    static final int MAX_PLANS = 8;
+
+    private static final int NONE = -1;
+
+    /** One node: its kernel and the slots of its inputs and outputs ({@link #NONE} for an omitted one). */
+    private record Step(Node node, CompiledNode kernel, int[] inputSlots, int[] outputSlots, int[] lastReadHere) {}
+
+    private final CudaDevice device;
+    private final String name;
+    private final Step[] steps;
+    private final int slotCount;
+    private final int[] fusedInputSlots;
+    /** Per slot: the fused node's output index it is, or {@link #NONE}. */
+    private final int[] fusedOutputOf;
+    /** Per slot: the intermediate it is, or {@link #NONE}. */
+    private final int[] intermediateOf;
+    private final ElementType[] intermediateTypes;
+    private final int[] firstStep;
+    private final int[] lastStep;
+    private final PlanCache plans = new PlanCache();
+
+    private CudaSubgraphProgram(CudaDevice device, String name, Step[] steps, int slotCount, int[] fusedInputSlots,
+                                int[] fusedOutputOf, int[] intermediateOf, ElementType[] intermediateTypes,
+                                int[] firstStep, int[] lastStep) {
+        this.device = device;
+        this.name = name;
+        this.steps = steps;
+        this.slotCount = slotCount;
+        this.fusedInputSlots = fusedInputSlots;
+        this.fusedOutputOf = fusedOutputOf;
+        this.intermediateOf = intermediateOf;
+        this.intermediateTypes = intermediateTypes;
+        this.firstStep = firstStep;
+        this.lastStep = lastStep;
+    }
+
+    /** Compiles a group of nodes {@link CudaOps#support} accepts; {@code subgraph} lists them in topological order. */
+    public static CudaSubgraphProgram compile(Graph subgraph, Node fusedNode, CudaDevice device) {
+        return compile(subgraph, fusedNode, device, node -> CudaOps.compile(node, device));
+    }
+
+    /** As {@link #compile(Graph, Node, CudaDevice)} with the step kernels from {@code kernels} (tests inject steps here). */
+    static CudaSubgraphProgram compile(Graph subgraph, Node fusedNode, CudaDevice device,
+                                       Function<Node, CompiledNode> kernels) {
+        String groupName = fusedNode.name();
+        List<Node> nodes = subgraph.nodes();
+        if (nodes.isEmpty()) {
+            throw new IllegalArgumentException("javaep: fused node '" + groupName + "' has no nodes to compile");
+        }
+        Map<String, Integer> slotOf = new HashMap<>();
+        List<Integer> fusedOutputOf = new ArrayList<>();
+        List<Integer> intermediateOf = new ArrayList<>();
+        List<ElementType> intermediateTypes = new ArrayList<>();
+        List<Integer> firstStep = new ArrayList<>();
+        List<Integer> lastStep = new ArrayList<>();
+
+        int[] fusedInputSlots = new int[fusedNode.inputs().size()];
+        for (int i = 0; i < fusedInputSlots.length; i++) {
+            String value = nameOf(fusedNode.inputs().get(i));
+            fusedInputSlots[i] = value == null ? NONE : slotOf.computeIfAbsent(value, v -> {
+                fusedOutputOf.add(NONE);
+                intermediateOf.add(NONE);
+                return fusedOutputOf.size() - 1;
+            });
+        }
+        Map<String, Integer> fusedOutputIndex = new HashMap<>();
+        for (int i = 0; i < fusedNode.outputs().size(); i++) {
+            String value = nameOf(fusedNode.outputs().get(i));
+            if (value != null) {
+                fusedOutputIndex.put(value, i);
+            }
+        }
+
+        List<int[]> stepInputs = new ArrayList<>();
+        List<int[]> stepOutputs = new ArrayList<>();
+        for (int s = 0; s < nodes.size(); s++) {
+            Node node = nodes.get(s);
+            int[] inputs = new int[node.inputs().size()];
+            for (int i = 0; i < inputs.length; i++) {
+                String value = nameOf(node.inputs().get(i));
+                Integer slot = value == null ? null : slotOf.get(value);
+                if (value != null && slot == null) {
+                    throw new IllegalArgumentException("javaep: " + node + " in fused node '" + groupName + "' reads '"
+                            + value + "', which is neither an input of the fused node nor an output of a node before it"
+                            + " (the group's nodes must come in topological order)");
+                }
+                inputs[i] = value == null ? NONE : slot;
+                if (value != null && intermediateOf.get(slot) != NONE) {
+                    lastStep.set(intermediateOf.get(slot), s);
+                }
+            }
+            int[] outputs = new int[node.outputs().size()];
+            for (int i = 0; i < outputs.length; i++) {
+                ValueInfo info = node.outputs().get(i);
+                String value = nameOf(info);
+                if (value == null) {
+                    outputs[i] = NONE;
+                    continue;
+                }
+                if (slotOf.containsKey(value)) {
+                    throw new IllegalArgumentException("javaep: " + node + " in fused node '" + groupName + "' writes '"
+                            + value + "', which the fused node already has as an input or an earlier node's output");
+                }
+                int slot = fusedOutputOf.size();
+                slotOf.put(value, slot);
+                Integer fusedOutput = fusedOutputIndex.get(value);
+                fusedOutputOf.add(fusedOutput == null ? NONE : fusedOutput);
+                if (fusedOutput != null) {
+                    intermediateOf.add(NONE);
+                } else {
+                    if (!info.isTensor() || info.elementType() == null || info.elementType().byteSize() == 0) {
+                        throw new IllegalArgumentException("javaep: " + node + " in fused node '" + groupName
+                                + "': intermediate '" + value + "' is " + (info.isTensor() ? info.elementType() : "not a tensor")
+                                + ", which device memory cannot hold as fixed-size elements");
+                    }
+                    intermediateOf.add(intermediateTypes.size());
+                    intermediateTypes.add(info.elementType());
+                    firstStep.add(s);
+                    lastStep.add(s);
+                }
+                outputs[i] = slot;
+            }
+            stepInputs.add(inputs);
+            stepOutputs.add(outputs);
+        }
+        for (String output : fusedOutputIndex.keySet()) {
+            if (!slotOf.containsKey(output) || fusedOutputOf.get(slotOf.get(output)) == NONE) {
+                throw new IllegalArgumentException("javaep: fused node '" + groupName + "' has output '" + output
+                        + "', which no node of the group writes");
+            }
+        }
+
+        int[] last = lastStep.stream().mapToInt(Integer::intValue).toArray();
+        Step[] steps = new Step[nodes.size()];
+        for (int s = 0; s < steps.length; s++) {
+            int step = s;
+            int[] lastReadHere = IntStream.range(0, last.length).filter(v -> last[v] == step).toArray();
+            steps[s] = new Step(nodes.get(s), kernels.apply(nodes.get(s)), stepInputs.get(s), stepOutputs.get(s), lastReadHere);
+        }
+        return new CudaSubgraphProgram(device, groupName, steps, fusedOutputOf.size(), fusedInputSlots,
+                fusedOutputOf.stream().mapToInt(Integer::intValue).toArray(),
+                intermediateOf.stream().mapToInt(Integer::intValue).toArray(),
+                intermediateTypes.toArray(ElementType[]::new),
+                firstStep.stream().mapToInt(Integer::intValue).toArray(), last);
+    }
+
+    private static String nameOf(ValueInfo value) {
+        return value == null || value.name() == null || value.name().isEmpty() ? null : value.name();
+    }
+
+    @Override
+    public void compute(KernelContext context) {
+        device.makeCurrent();
+        long stream = context.computeStream();
+        Tensor[] values = new Tensor[slotCount];
+        for (int i = 0; i < fusedInputSlots.length; i++) {
+            if (fusedInputSlots[i] != NONE) {
+                values[fusedInputSlots[i]] = context.input(i);
+            }
+        }
+        RunMemory memory = intermediateTypes.length == 0 ? null : new RunMemory(signature(values), stream);
+        StepContext stepContext = new StepContext(context, values, memory, stream);
+        try {
+            for (Step step : steps) {
+                stepContext.step = step;
+                step.kernel().compute(stepContext);
+                if (memory != null) {
+                    memory.lastReadBy(step);
+                }
+            }
+        } catch (Throwable failure) {
+            if (memory != null) {
+                memory.release(failure);
+            }
+            throw failure;
+        }
+        if (memory != null) {
+            memory.finish();
+        }
+    }
+
+    private ShapeSignature signature(Tensor[] values) {
+        long[][] shapes = new long[fusedInputSlots.length][];
+        for (int i = 0; i < shapes.length; i++) {
+            Tensor input = fusedInputSlots[i] == NONE ? null : values[fusedInputSlots[i]];
+            shapes[i] = input == null ? null : input.shape();
+        }
+        return new ShapeSignature(shapes);
+    }
+
+    /** How many steps the group runs (one per node). */
+    public int stepCount() {
+        return steps.length;
+    }
+
+    /** How many values of the group live in the EP's memory. */
+    int intermediateCount() {
+        return intermediateTypes.length;
+    }
+
+    /** The plan cached for these fused-input shapes, if a Run with them completed and it was not evicted. */
+    Optional<IntermediatePlan> plan(long[]... inputShapes) {
+        return Optional.ofNullable(plans.peek(new ShapeSignature(inputShapes)));
+    }
+
+    /** How many plans are cached. */
+    int cachedPlans() {
+        return plans.size();
+    }
+
+    @Override
+    public void close() {
+        for (Step step : steps) {
+            step.kernel().close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "CudaSubgraphProgram[" + name + ": " + steps.length + " nodes, " + intermediateTypes.length + " intermediates]";
+    }
+
+    /** What one step sees: its inputs by slot, its outputs in ORT's tensors or the EP's memory. */
+    private final class StepContext implements KernelContext {
+        private final KernelContext run;
+        private final Tensor[] values;
+        private final RunMemory memory;
+        private final long stream;
+        Step step;
+
+        StepContext(KernelContext run, Tensor[] values, RunMemory memory, long stream) {
+            this.run = run;
+            this.values = values;
+            this.memory = memory;
+            this.stream = stream;
+        }
+
+        @Override
+        public int inputCount() {
+            return step.inputSlots().length;
+        }
+
+        @Override
+        public int outputCount() {
+            return step.outputSlots().length;
+        }
+
+        @Override
+        public Tensor input(int index) {
+            int[] slots = step.inputSlots();
+            return index < 0 || index >= slots.length || slots[index] == NONE ? null : values[slots[index]];
+        }
+
+        @Override
+        public Tensor output(int index, long[] shape) {
+            int[] slots = step.outputSlots();
+            if (index < 0 || index >= slots.length || slots[index] == NONE) {
+                return null; // an omitted optional output: nothing reads it
+            }
+            int slot = slots[index];
+            Tensor existing = values[slot];
+            if (existing != null) {
+                if (!Arrays.equals(existing.shape(), shape)) {
+                    throw new IllegalStateException("javaep: " + step.node() + " asked for output " + index + " as "
+                            + Arrays.toString(existing.shape()) + " and then as " + Arrays.toString(shape));
+                }
+                return existing;
+            }
+            int fusedOutput = fusedOutputOf[slot];
+            Tensor tensor = fusedOutput != NONE ? run.output(fusedOutput, shape) : memory.tensor(intermediateOf[slot], shape);
+            values[slot] = tensor;
+            return tensor;
+        }
+
+        @Override
+        public long computeStream() {
+            return stream;
+        }
+    }
+
+    /** The intermediates of one Run: a planned workspace, or (recording, or outgrown) one allocation per value. */
+    private final class RunMemory {
+        private final CudaDriver driver = device.driver();
+        private final ShapeSignature signature;
+        private final long stream;
+        private final IntermediatePlan plan;
+        private final long workspace;
+        /** Bytes each intermediate asked for in this Run. */
+        private final long[] recorded = new long[intermediateTypes.length];
+        /** Per intermediate: its own allocation (recording, or it outgrew the plan), 0 when it has none. */
+        private final long[] own = new long[intermediateTypes.length];
+        private boolean outgrown;
+
+        RunMemory(ShapeSignature signature, long stream) {
+            this.signature = signature;
+            this.stream = stream;
+            this.plan = plans.get(signature);
+            this.workspace = plan == null || plan.workspaceBytes() == 0 ? 0 : driver.memAllocAsync(plan.workspaceBytes(), stream);
+        }
+
+        Tensor tensor(int intermediate, long[] shape) {
+            ElementType type = intermediateTypes[intermediate];
+            long elements = 1;
+            for (long d : shape) {
+                if (d < 0) {
+                    throw new IllegalArgumentException("javaep: negative dimension in output shape " + Arrays.toString(shape));
+                }
+                elements = Math.multiplyExact(elements, d);
+            }
+            long bytes = Math.multiplyExact(elements, type.byteSize());
+            recorded[intermediate] = bytes;
+            long address;
+            if (plan != null && bytes <= plan.sizes()[intermediate]) {
+                address = workspace + plan.offsets()[intermediate];
+            } else {
+                outgrown |= plan != null;
+                address = bytes == 0 ? 0 : driver.memAllocAsync(bytes, stream);
+                own[intermediate] = address;
+            }
+            return DeviceTensor.at(address, type, shape.clone());
+        }
+
+        /** Frees, in stream order, the values whose last reader was {@code step} and that have their own allocation. */
+        void lastReadBy(Step step) {
+            for (int intermediate : step.lastReadHere()) {
+                long address = own[intermediate];
+                if (address != 0) {
+                    own[intermediate] = 0;
+                    driver.memFreeAsync(address, stream);
+                }
+            }
+        }
+
+        /** The Run completed: return the memory and keep (or refresh) the plan for these shapes. */
+        void finish() {
+            freeAll();
+            if (plan == null || outgrown) {
+                long[] bytes = recorded.clone();
+                if (plan != null) {
+                    for (int i = 0; i < bytes.length; i++) {
+                        bytes[i] = Math.max(bytes[i], plan.sizes()[i]);
+                    }
+                }
+                plans.put(signature, IntermediatePlan.of(bytes, firstStep, lastStep));
+            }
+        }
+
+        /** A step failed: return the memory (in stream order, after whatever was queued), keep the first error. */
+        void release(Throwable failure) {
+            try {
+                freeAll();
+            } catch (RuntimeException e) {
+                failure.addSuppressed(e);
+            }
+        }
+
+        private void freeAll() {
+            if (device.isLost()) {
+                return; // the memory went with the context; a free would only fail again
+            }
+            for (int i = 0; i < own.length; i++) {
+                if (own[i] != 0) {
+                    long address = own[i];
+                    own[i] = 0;
+                    driver.memFreeAsync(address, stream);
+                }
+            }
+            if (workspace != 0) {
+                driver.memFreeAsync(workspace, stream);
+            }
+        }
+    }
+
+    /** The fused node's input shapes (null for an omitted input): what decides every intermediate's size. */
+    private record ShapeSignature(long[][] shapes) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ShapeSignature s && Arrays.deepEquals(shapes, s.shapes);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.deepHashCode(shapes);
+        }
+
+        @Override
+        public String toString() {
+            return Arrays.deepToString(shapes);
+        }
+    }
+
+    /** The plans of one group, at most {@link #MAX_PLANS}, least recently used evicted first. */
+    private static final class PlanCache {
+        private final LinkedHashMap<ShapeSignature, IntermediatePlan> plans = new LinkedHashMap<>(16, 0.75f, true);
+
+        synchronized IntermediatePlan get(ShapeSignature signature) {
+            return plans.get(signature);
+        }
+
+        /** Without touching the recency order (tests). */
+        synchronized IntermediatePlan peek(ShapeSignature signature) {
+            for (Map.Entry<ShapeSignature, IntermediatePlan> e : plans.entrySet()) {
+                if (e.getKey().equals(signature)) {
+                    return e.getValue();
+                }
+            }
+            return null;
+        }
+
+        synchronized void put(ShapeSignature signature, IntermediatePlan plan) {
+            plans.put(signature, plan);
+            Iterator<ShapeSignature> eldest = plans.keySet().iterator();
+            while (plans.size() > MAX_PLANS) {
+                eldest.next();
+                eldest.remove();
+            }
+        }
+
+        synchronized int size() {
+            return plans.size();
+        }
+    }
+}
