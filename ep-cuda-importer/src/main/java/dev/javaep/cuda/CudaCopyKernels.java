@@ -25,13 +25,13 @@ final class CudaCopyKernels {
 
     private CudaCopyKernels() {}
 
-    /** Both kernels, ONNX domain, opset 1 and later, any fixed-size element type ("T"). */
+    /** Both kernels: ONNX domain, version 1 (the only one of these ORT-internal ops), any fixed-size element type ("T"). */
     static List<KernelDefinition> definitions(CudaDevice device) {
         Map<String, Set<ElementType>> anyFixedSize = Map.of("T", KernelDefinition.allFixedSizeTypes());
         return List.of(
-                new KernelDefinition(FROM_HOST, "", 1, Integer.MAX_VALUE, anyFixedSize, Set.of(0), Set.of(),
+                new KernelDefinition(FROM_HOST, "", 1, 1, anyFixedSize, Set.of(0), Set.of(),
                         info -> new HostToDevice(device)),
-                new KernelDefinition(TO_HOST, "", 1, Integer.MAX_VALUE, anyFixedSize, Set.of(), Set.of(0),
+                new KernelDefinition(TO_HOST, "", 1, 1, anyFixedSize, Set.of(), Set.of(0),
                         info -> new DeviceToHost(device)));
     }
 
