@@ -113,8 +113,14 @@ final class EpBridge {
         Map<DeclineCode, Integer> declines = new EnumMap<>(DeclineCode.class);
         Set<Node> compiled = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Node> kernelNodes = new ArrayList<>();
+        boolean fusesInThisGraph = bridge.canFuseIn(graph);
         for (Node node : view.nodes()) {
             NodeSupport support = bridge.judge(node, failures);
+            if (support instanceof NodeSupport.Compiled && !fusesInThisGraph) {
+                support = NodeSupport.declined(DeclineCode.RUNTIME, "ONNX Runtime before 1.26 names fused nodes in "
+                        + "If/Loop/Scan subgraphs alike and then fails the session (\"Conflicting with a registered kernel\"); "
+                        + "upgrade ONNX Runtime to run subgraph nodes on " + epName);
+            }
             switch (support) {
                 case NodeSupport.Compiled c -> compiled.add(node);
                 case NodeSupport.Kernel k -> kernelNodes.add(node);
@@ -155,6 +161,23 @@ final class EpBridge {
         bridge.logger.log(failures.isEmpty() ? EpLogger.Level.INFO : EpLogger.Level.WARNING, "javaep: " + report.summary()
                 + (failures.isEmpty() ? "" : ": " + String.join("; ", failures)));
         return MemorySegment.NULL;
+    }
+
+    /**
+     * Whether fused groups may be claimed in {@code graph}. ORT before 1.26 gives fused nodes in different
+     * subgraphs of one model the same metadef name and fails session creation on the second (seen with 1.24.1
+     * on If branches and on inlined functions; 1.26.0 and later are fine), so there only the main graph fuses.
+     * Per-op kernel claims are not fused and are unaffected.
+     */
+    private boolean canFuseIn(MemorySegment graph) {
+        if (runtime.runtimeApiVersion() >= 26) {
+            return true;
+        }
+        try {
+            return runtime.api().graphParentNode(graph).equals(MemorySegment.NULL);
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** The EP's answer for one node; nodes of other EPs and answers that throw are declined here. */

@@ -265,6 +265,11 @@ public final class OrtApi {
         return pointerArray(OrtApiSlot.Graph_GetNumInitializers, OrtApiSlot.Graph_GetInitializers, graph);
     }
 
+    /** The If/Loop/Scan node a subgraph belongs to, or NULL for the main graph. */
+    public MemorySegment graphParentNode(MemorySegment graph) {
+        return pointerOut(OrtApiSlot.Graph_GetParentNode, graph);
+    }
+
     /** The opset version the model imports per domain ({@code ""} is the ONNX domain). */
     public Map<String, Long> graphOperatorSets(MemorySegment graph) {
         try (Arena arena = Arena.ofConfined()) {

@@ -260,6 +260,8 @@ public enum OrtApiSlot implements FunctionSlot {
     Graph_GetNumNodes(344, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* Graph_GetNodes(const OrtGraph* graph, const OrtNode** nodes, size_t num_nodes) */
     Graph_GetNodes(345, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER, SIZE_T)),
+    /** OrtStatus* Graph_GetParentNode(const OrtGraph* graph, const OrtNode** node) */
+    Graph_GetParentNode(346, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* Node_GetName(const OrtNode* node, const char** node_name) */
     Node_GetName(349, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* Node_GetOperatorType(const OrtNode* node, const char** operator_type) */

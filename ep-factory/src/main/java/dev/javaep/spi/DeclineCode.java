@@ -25,6 +25,8 @@ public enum DeclineCode {
     NOT_CONSTANT,
     /** The node is already assigned to another execution provider. */
     ASSIGNED_ELSEWHERE,
+    /** The running ONNX Runtime cannot run this node on the EP (a known defect of that version); upgrading ORT helps. */
+    RUNTIME,
     /** javaep could not read the node from ORT's graph (the reason names what failed). */
     UNREADABLE,
     /** The EP asked for its per-op kernel, but ORT found no registered kernel matching the node. */
