@@ -113,13 +113,13 @@ final class EpBridge {
         Map<DeclineCode, Integer> declines = new EnumMap<>(DeclineCode.class);
         Set<Node> compiled = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Node> kernelNodes = new ArrayList<>();
-        boolean fusesInThisGraph = bridge.canFuseIn(graph);
+        boolean fusesInThisGraph = bridge.canFuseIn(graph, view);
         for (Node node : view.nodes()) {
             NodeSupport support = bridge.judge(node, failures);
             if (support instanceof NodeSupport.Compiled && !fusesInThisGraph) {
-                support = NodeSupport.declined(DeclineCode.RUNTIME, "ONNX Runtime before 1.26 names fused nodes in "
-                        + "If/Loop/Scan subgraphs alike and then fails the session (\"Conflicting with a registered kernel\"); "
-                        + "upgrade ONNX Runtime to run subgraph nodes on " + epName);
+                support = NodeSupport.declined(DeclineCode.RUNTIME, "ONNX Runtime before 1.26 can give fused nodes in "
+                        + "subgraphs or in a second partitioning pass the same name and then fails the session "
+                        + "(\"Conflicting with a registered kernel\"); upgrade ONNX Runtime to run this node on " + epName);
             }
             switch (support) {
                 case NodeSupport.Compiled c -> compiled.add(node);
@@ -164,14 +164,19 @@ final class EpBridge {
     }
 
     /**
-     * Whether fused groups may be claimed in {@code graph}. ORT before 1.26 gives fused nodes in different
-     * subgraphs of one model the same metadef name and fails session creation on the second (seen with 1.24.1
-     * on If branches and on inlined functions; 1.26.0 and later are fine), so there only the main graph fuses.
-     * Per-op kernel claims are not fused and are unaffected.
+     * Whether fused groups may be claimed in {@code graph}. ORT before 1.26 can give two fused nodes of one
+     * model the same metadef name and then fails session creation ("Conflicting with a registered kernel"):
+     * seen with 1.24.1 for groups in two If branches, and for a second GetCapability pass over a main graph
+     * that already holds one of this EP's fused nodes (after ORT inlines a function op). 1.26.0 and later are
+     * fine. So on older runtimes groups are claimed only in the main graph, on the first pass. Per-op kernel
+     * claims are not fused and are unaffected.
      */
-    private boolean canFuseIn(MemorySegment graph) {
+    private boolean canFuseIn(MemorySegment graph, Graph view) {
         if (runtime.runtimeApiVersion() >= 26) {
             return true;
+        }
+        if (view.nodes().stream().anyMatch(n -> n.assignedEp().equals(provider.name()))) {
+            return false;
         }
         try {
             return runtime.api().graphParentNode(graph).equals(MemorySegment.NULL);
