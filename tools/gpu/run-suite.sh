@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs javaep's GPU suite on the GPU machine, in one command, from the bundle tools/gpu/bundle.sh made:
-#   tools/gpu/run-suite.sh [STEP...]      steps: devices junit ort129 python bench bench-interop (default: all)
+#   tools/gpu/run-suite.sh [STEP...]      steps: devices junit ort129 python bench bench-interop sanitizer
+#                                         (default: all but sanitizer, which runs the JavaCuda partition matrix,
+#                                         or $SANITIZER_CLASS, under compute-sanitizer --tool memcheck)
 # Logs go to $OUT (the device tool brings that folder back). Each step has its own time limit and a
 # failing step does not stop the others; the exit status is the number of failed steps.
 set -uo pipefail
@@ -123,6 +125,11 @@ for s in "${STEPS[@]}"; do
                --details=tree --disable-ansi-colors --reports-dir "$OUT/junit-reports" ;;
     ort129)  step ort129 240 env JAVAEP_ORT_LIBRARY="$B/ort-1.29/libonnxruntime.so" sh -c \
                "'$B/bin/javaep' devices && '$B/bin/javaep' node-tests '$B/node-tests' JavaCudaExecutionProvider" ;;
+    sanitizer) step sanitizer 540 "$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)" \
+               --tool memcheck --error-exitcode 99 --print-limit 50 \
+               "$JAVA" "${JVM[@]}" -jar "$B/junit-console.jar" execute --class-path "$CP" \
+               --select-class "${SANITIZER_CLASS:-dev.javaep.harness.gpu.CudaPartitionMatrixIT}" --include-tag gpu \
+               --details=tree --disable-ansi-colors ;;
     python)  step python 180 "$PYTHON" "$ROOT/tools/gpu/python_host.py" "$B/libjavaep.so" ;;
     bench)   step bench 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                -Djavaep.bridge.statistics=true dev.javaep.harness.cli.JavaepCli --dist "$B" bench-cuda ;;
