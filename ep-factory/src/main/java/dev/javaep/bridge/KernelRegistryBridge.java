@@ -1,6 +1,7 @@
 package dev.javaep.bridge;
 
 import dev.javaep.ort.OrtEpApi;
+import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.ort.OrtException;
 import dev.javaep.ort.OrtKernelCreateFunc;
 import dev.javaep.ort.OrtMemType;
@@ -109,8 +110,22 @@ final class KernelRegistryBridge {
             }
             for (Map.Entry<String, Set<ElementType>> constraint : new TreeMap<>(definition.typeConstraints()).entrySet()) {
                 List<MemorySegment> types = new ArrayList<>();
+                List<ElementType> unknownToOrt = new ArrayList<>();
                 for (ElementType type : constraint.getValue().stream().sorted().toList()) {
-                    types.add(epApi.tensorDataType(type.onnxValue()));
+                    try {
+                        types.add(epApi.tensorDataType(type.onnxValue()));
+                    } catch (OrtException e) {
+                        unknownToOrt.add(type); // e.g. COMPLEX64: no ORT build has tensors of it
+                    }
+                }
+                if (types.isEmpty()) {
+                    throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "type constraint " + constraint.getKey()
+                            + " allows only types this ONNX Runtime has no tensors of: " + unknownToOrt);
+                }
+                if (!unknownToOrt.isEmpty()) {
+                    BridgeLog.logger().verbose("javaep: " + creation.epName() + "'s kernel " + describe(definition)
+                            + ": this ONNX Runtime has no tensors of " + unknownToOrt + "; constraint "
+                            + constraint.getKey() + " keeps the other types");
                 }
                 epApi.kernelDefBuilderAddTypeConstraint(builder, constraint.getKey(), types);
             }

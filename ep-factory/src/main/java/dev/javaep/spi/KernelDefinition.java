@@ -62,9 +62,12 @@ public record KernelDefinition(String opType, String domain, int sinceVersion, i
                 && node.sinceVersion() >= sinceVersion && node.sinceVersion() <= lastVersion;
     }
 
-    /** Every fixed-size tensor element type: what copy kernels accept. */
+    /**
+     * Every fixed-size element type ORT has tensors of: what copy kernels accept (the complex types have a
+     * size but no ORT tensors; a type the running ORT lacks is left out of the registered constraint).
+     */
     public static Set<ElementType> allFixedSizeTypes() {
         return java.util.EnumSet.copyOf(List.of(ElementType.values()).stream()
-                .filter(t -> t.byteSize() > 0).toList());
+                .filter(t -> t.byteSize() > 0 && t != ElementType.COMPLEX64 && t != ElementType.COMPLEX128).toList());
     }
 }

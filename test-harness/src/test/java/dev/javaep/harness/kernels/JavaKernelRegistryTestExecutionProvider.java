@@ -87,6 +87,11 @@ public final class JavaKernelRegistryTestExecutionProvider implements ExecutionP
                         throw new IllegalArgumentException("this test EP refuses a negative alpha (fault injection)");
                     }
                     return new CountingKernel(created, new Unary(created.alpha()));
+                }),
+                // Never claimed (support() does not answer kernel() for Identity): registered to prove a
+                // constraint over every fixed-size type registers, as device EPs' copy kernels need.
+                KernelDefinition.of("Identity", 16, 16, Map.of("V", KernelDefinition.allFixedSizeTypes()), info -> {
+                    throw new IllegalStateException("Identity is registered, never claimed");
                 }));
     }
 
