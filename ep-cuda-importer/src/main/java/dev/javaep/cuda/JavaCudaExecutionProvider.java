@@ -18,12 +18,21 @@ import java.util.List;
  * CPU↔JavaCuda edges are this EP's own ({@link #kernels()}).
  */
 final class JavaCudaExecutionProvider implements ExecutionProvider {
+    /**
+     * Diagnostic switch, read per session: {@code -Djavaep.cuda.copyKernels=false} leaves the copies at
+     * CPU↔JavaCuda edges to ORT's CPU fallback kernel, whose output ORT's planner puts in host memory
+     * (onnxruntime PR #27272). That reproduces the host pointer issue 11 found; the bridge's input check then
+     * stops the Run with a status. Never needed in production.
+     */
+    static final String COPY_KERNELS_PROPERTY = "javaep.cuda.copyKernels";
+
     private final CudaDevice device;
     private final List<KernelDefinition> copyKernels;
 
     JavaCudaExecutionProvider(CudaDevice device) {
         this.device = device;
-        this.copyKernels = CudaCopyKernels.definitions(device);
+        this.copyKernels = Boolean.parseBoolean(System.getProperty(COPY_KERNELS_PROPERTY, "true"))
+                ? CudaCopyKernels.definitions(device) : List.of();
         device.makeCurrent();
         device.kernels(); // JIT the module at session creation, not in the first Run
     }

@@ -323,7 +323,7 @@ public final class PartitionCases {
      * ORT fuses MatMul + Add into Gemm before partitioning (see {@link #cpuNodeAfter()}): the EP claims
      * Relu, Sigmoid | Gemm, Tanh, Softmax.
      */
-    static Case issueModel() {
+    public static Case issueModel() {
         String name = "issue_model";
         Random random = new Random(SEED + 4);
         OnnxModelWriter w = writer(name)
