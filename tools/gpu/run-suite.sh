@@ -125,11 +125,17 @@ for s in "${STEPS[@]}"; do
                --details=tree --disable-ansi-colors --reports-dir "$OUT/junit-reports" ;;
     ort129)  step ort129 240 env JAVAEP_ORT_LIBRARY="$B/ort-1.29/libonnxruntime.so" sh -c \
                "'$B/bin/javaep' devices && '$B/bin/javaep' node-tests '$B/node-tests' JavaCudaExecutionProvider" ;;
-    sanitizer) step sanitizer 540 "$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)" \
+    sanitizer)  # SANITIZER_CLASS=all: every GPU test but the one that faults a kernel on purpose
+      if [ "${SANITIZER_CLASS:-}" = all ]; then
+        select=(--scan-class-path "$B/test-classes" --include-classname '.*(IT|Test|Tests)$'
+                --exclude-classname '.*ContextLoss.*')
+      else
+        select=(--select-class "${SANITIZER_CLASS:-dev.javaep.harness.gpu.CudaPartitionMatrixIT}")
+      fi
+      step sanitizer 540 "$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)" \
                --tool memcheck --error-exitcode 99 --print-limit 50 \
-               "$JAVA" "${JVM[@]}" -jar "$B/junit-console.jar" execute --class-path "$CP" \
-               --select-class "${SANITIZER_CLASS:-dev.javaep.harness.gpu.CudaPartitionMatrixIT}" --include-tag gpu \
-               --details=tree --disable-ansi-colors ;;
+               "$JAVA" "${JVM[@]}" -jar "$B/junit-console.jar" execute --class-path "$CP" "${select[@]}" \
+               --include-tag gpu --details=tree --disable-ansi-colors ;;
     python)  step python 180 "$PYTHON" "$ROOT/tools/gpu/python_host.py" "$B/libjavaep.so" ;;
     bench)   step bench 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                -Djavaep.bridge.statistics=true dev.javaep.harness.cli.JavaepCli --dist "$B" bench-cuda ;;
