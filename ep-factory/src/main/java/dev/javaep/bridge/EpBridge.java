@@ -32,6 +32,13 @@ final class EpBridge {
             OrtEpStruct.Compile, OrtEpStruct.ReleaseNodeComputeInfos, OrtEpStruct.IsConcurrentRunSupported,
             OrtEpStruct.Sync, OrtEpStruct.GetKernelRegistry);
 
+    /**
+     * Diagnostic, read per GetCapability: {@code -Djavaep.singleNodeGroups=true} compiles every claimed node
+     * alone (what javaep did before it partitioned), for benchmarks that weigh grouping and for ruling
+     * grouping out when a model misbehaves.
+     */
+    static final String SINGLE_NODE_GROUPS_PROPERTY = "javaep.singleNodeGroups";
+
     private final ExecutionProvider provider;
     private final OrtRuntime runtime;
     private final KernelMemory memory;
@@ -143,7 +150,8 @@ final class EpBridge {
             kernelClaims++;
         }
         List<List<Node>> groups = compiled.isEmpty() ? List.of()
-                : view.unreadNodes().isEmpty() ? GraphPartitioner.groups(view.nodes(), compiled::contains)
+                : view.unreadNodes().isEmpty() && !Boolean.getBoolean(SINGLE_NODE_GROUPS_PROPERTY)
+                ? GraphPartitioner.groups(view.nodes(), compiled::contains)
                 // An unread node's edges are unknown, so a group could reach itself through it: only
                 // single-node groups are safe then.
                 : view.nodes().stream().filter(compiled::contains).map(List::of).toList();

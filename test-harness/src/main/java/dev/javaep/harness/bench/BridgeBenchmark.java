@@ -81,7 +81,7 @@ public final class BridgeBenchmark {
                 System.out.println("| model | JavaCpuExecutionProvider µs/Run | ORT CPU µs/Run | Java − ORT per node (µs) |");
                 System.out.println("|---|---:|---:|---:|");
                 for (int nodes : new int[] {1, 16}) {
-                    byte[] model = reluChain(nodes);
+                    byte[] model = BenchModels.reluChain(nodes, 4);
                     Map<String, TensorData> input = Map.of("x", TensorData.ofFloats(new long[] {4}, 1, -2, 3, -4));
                     double java;
                     double ort;
@@ -95,21 +95,34 @@ public final class BridgeBenchmark {
                     }
                     System.out.printf("| %d × Relu on float[4] | %.2f | %.2f | %.2f |%n", nodes, java, ort, (java - ort) / nodes);
                 }
+                System.out.println();
+                groupingTable(env);
             } finally {
                 env.unregisterExecutionProviderLibrary("javaep-bench");
             }
         }
     }
 
-    private static byte[] reluChain(int nodes) {
-        OnnxModelWriter writer = new OnnxModelWriter("relu_chain").opset(17)
-                .input("x", ElementType.FLOAT, Dim.of(4)).output("y" + nodes, ElementType.FLOAT, Dim.of(4));
-        String previous = "x";
-        for (int i = 1; i <= nodes; i++) {
-            writer.node("Relu", List.of(previous), List.of("y" + i));
-            previous = "y" + i;
+    /** 16 Relu nodes as one compiled group (the default) and as 16 ({@code javaep.singleNodeGroups}), in one run. */
+    private static void groupingTable(OrtEnvironment env) {
+        System.out.println("| 16 × Relu on float[4], JavaCpu | one group µs/Run | a compiled node per node µs/Run | ratio |");
+        System.out.println("|---|---:|---:|---:|");
+        byte[] model = BenchModels.reluChain(16, 4);
+        Map<String, TensorData> input = Map.of("x", TensorData.ofFloats(new long[] {4}, 1, -2, 3, -4));
+        double[] micros = new double[2];
+        for (int single = 0; single < 2; single++) {
+            if (single == 1) {
+                System.setProperty("javaep.singleNodeGroups", "true"); // read at session creation
+            }
+            try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
+                    .appendExecutionProvider(List.of(env.epDevice("JavaCpuExecutionProvider")), Map.of());
+                 Session session = env.createSession(model, options)) {
+                micros[single] = RunTimer.medianMicros(session, input, 3000, 2000);
+            } finally {
+                System.clearProperty("javaep.singleNodeGroups");
+            }
         }
-        return writer.toByteArray();
+        System.out.printf("| | %.2f | %.2f | %.2f× |%n", micros[0], micros[1], micros[1] / micros[0]);
     }
 
     @FunctionalInterface

@@ -52,6 +52,7 @@ public final class CudaBenchmark {
             env.registerExecutionProviderLibrary("javaep-cuda-bench", loaderLibrary);
             try {
                 latencyTable(env);
+                groupingTable(env);
                 bridgeTable(env);
             } finally {
                 env.unregisterExecutionProviderLibrary("javaep-cuda-bench");
@@ -88,6 +89,34 @@ public final class CudaBenchmark {
             double[] javaCpu = timed(env, List.of(cpu), w);
             double[] ortCpu = timed(env, List.of(), w);
             System.out.printf("| %s | %s | %s | %s | %s |%n", w.name(), cell(resident), cell(cudaHost), cell(javaCpu), cell(ortCpu));
+        }
+        System.out.println();
+    }
+
+    /**
+     * What grouping buys: the same models with every supported node in one compiled group (javaep's
+     * default) and with each node compiled alone ({@code javaep.singleNodeGroups}, read per session), side by
+     * side in one run. Device-resident I/O, so the table shows the per-node cost of ORT and the bridge.
+     */
+    private static void groupingTable(OrtEnvironment env) {
+        EpDevice cuda = env.epDevice(CUDA);
+        List<Workload> models = List.of(workloads().getFirst(),
+                new Workload("16 × Relu on float[1024] (16 nodes)", BenchModels.reluChain(16, 1024), "x", "y16",
+                        TensorData.ofFloats(new long[] {1024}, new float[1024]), 3000));
+        System.out.println("## Compiled groups vs one compiled node per ONNX node (JavaCuda, device-resident I/O, µs; median / p99)");
+        System.out.println();
+        System.out.println("| model | one group | a compiled node per node | ratio of medians |");
+        System.out.println("|---|---:|---:|---:|");
+        for (Workload w : models) {
+            double[] grouped = deviceResident(env, cuda, w);
+            double[] single;
+            System.setProperty("javaep.singleNodeGroups", "true");
+            try {
+                single = deviceResident(env, cuda, w);
+            } finally {
+                System.clearProperty("javaep.singleNodeGroups");
+            }
+            System.out.printf("| %s | %s | %s | %.2f× |%n", w.name(), cell(grouped), cell(single), single[0] / grouped[0]);
         }
         System.out.println();
     }
