@@ -2,17 +2,16 @@ package dev.javaep.cpu;
 
 import dev.javaep.spi.DeviceOffer;
 import dev.javaep.spi.ExecutionProvider;
-import dev.javaep.spi.ExecutionProviderFactory;
 import dev.javaep.spi.ExternalResourceImporter;
 import dev.javaep.spi.HardwareDevice;
-import dev.javaep.spi.HardwareDeviceType;
+import dev.javaep.spi.HostExecutionProviderFactory;
 import dev.javaep.spi.JavaepVersion;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /** {@code JavaCpuExecutionProvider}: a pure-Java EP on the host CPU, runs anywhere a JVM runs. */
-public final class JavaCpuExecutionProviderFactory implements ExecutionProviderFactory {
+public final class JavaCpuExecutionProviderFactory implements HostExecutionProviderFactory {
     public static final String NAME = "JavaCpuExecutionProvider";
 
     @Override
@@ -31,11 +30,8 @@ public final class JavaCpuExecutionProviderFactory implements ExecutionProviderF
     }
 
     @Override
-    public List<DeviceOffer> supportedDevices(List<HardwareDevice> devices) {
-        return devices.stream()
-                .filter(d -> d.type() == HardwareDeviceType.CPU)
-                .map(d -> new DeviceOffer(d, Map.of("javaep.kernels", "java"), Map.of()))
-                .toList();
+    public Map<String, String> offerMetadata() {
+        return Map.of("javaep.kernels", "java");
     }
 
     /** Zero-copy imports of host-mappable memory; see {@link HostMemoryImporter}. */

@@ -3,12 +3,10 @@ package dev.javaep.harness.faults;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.NodeSupport;
-import dev.javaep.spi.DeviceOffer;
 import dev.javaep.spi.ExecutionProvider;
-import dev.javaep.spi.ExecutionProviderFactory;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.HardwareDevice;
-import dev.javaep.spi.HardwareDeviceType;
+import dev.javaep.spi.HostExecutionProviderFactory;
 import dev.javaep.spi.Node;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +15,7 @@ import java.util.Map;
  * An EP that claims every Add node and whose kernel throws during {@code Run}: the host must get a
  * failed Run with a clear status and live on.
  */
-public final class ThrowingKernelFactory implements ExecutionProviderFactory {
+public final class ThrowingKernelFactory implements HostExecutionProviderFactory {
     public static final String NAME = "JavaThrowingKernelExecutionProvider";
 
     @Override
@@ -35,10 +33,6 @@ public final class ThrowingKernelFactory implements ExecutionProviderFactory {
         return "1.0.0";
     }
 
-    @Override
-    public List<DeviceOffer> supportedDevices(List<HardwareDevice> devices) {
-        return devices.stream().filter(d -> d.type() == HardwareDeviceType.CPU).map(DeviceOffer::of).toList();
-    }
 
     @Override
     public ExecutionProvider createExecutionProvider(List<HardwareDevice> devices, Map<String, String> sessionOptions) {

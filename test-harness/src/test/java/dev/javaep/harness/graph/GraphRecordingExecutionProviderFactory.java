@@ -1,11 +1,9 @@
 package dev.javaep.harness.graph;
 
 import dev.javaep.spi.DeclineCode;
-import dev.javaep.spi.DeviceOffer;
 import dev.javaep.spi.ExecutionProvider;
-import dev.javaep.spi.ExecutionProviderFactory;
 import dev.javaep.spi.HardwareDevice;
-import dev.javaep.spi.HardwareDeviceType;
+import dev.javaep.harness.TestHostFactory;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.NodeSupport;
 import java.util.List;
@@ -17,35 +15,19 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * reader copied it: what tests read to check the reader against the model they wrote. Listed in the
  * test classes' {@code META-INF/services}, so the in-JVM integration tests' registrations offer it.
  */
-public final class GraphRecordingExecutionProviderFactory implements ExecutionProviderFactory {
+public final class GraphRecordingExecutionProviderFactory extends TestHostFactory {
     public static final String NAME = "JavaGraphRecordingExecutionProvider";
     private static final ConcurrentLinkedQueue<Node> SEEN = new ConcurrentLinkedQueue<>();
+
+    public GraphRecordingExecutionProviderFactory() {
+        super(NAME);
+    }
 
     /** The nodes seen since the last call, oldest first; clears the record. */
     public static List<Node> takeSeen() {
         List<Node> nodes = List.copyOf(SEEN);
         SEEN.clear();
         return nodes;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String vendor() {
-        return "javaep-tests";
-    }
-
-    @Override
-    public String version() {
-        return "1.0.0";
-    }
-
-    @Override
-    public List<DeviceOffer> supportedDevices(List<HardwareDevice> devices) {
-        return devices.stream().filter(d -> d.type() == HardwareDeviceType.CPU).map(DeviceOffer::of).toList();
     }
 
     @Override

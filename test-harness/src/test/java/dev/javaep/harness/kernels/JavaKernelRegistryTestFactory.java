@@ -1,10 +1,8 @@
 package dev.javaep.harness.kernels;
 
-import dev.javaep.spi.DeviceOffer;
 import dev.javaep.spi.ExecutionProvider;
-import dev.javaep.spi.ExecutionProviderFactory;
 import dev.javaep.spi.HardwareDevice;
-import dev.javaep.spi.HardwareDeviceType;
+import dev.javaep.harness.TestHostFactory;
 import java.util.List;
 import java.util.Map;
 
@@ -14,25 +12,10 @@ import java.util.Map;
  * registers libjavaep sees it beside JavaCpu (the loader joins this JVM and discovers factories on its class
  * path).
  */
-public final class JavaKernelRegistryTestFactory implements ExecutionProviderFactory {
-    @Override
-    public String name() {
-        return JavaKernelRegistryTestExecutionProvider.NAME;
-    }
+public final class JavaKernelRegistryTestFactory extends TestHostFactory {
 
-    @Override
-    public String vendor() {
-        return "javaep-tests";
-    }
-
-    @Override
-    public String version() {
-        return "1.0.0";
-    }
-
-    @Override
-    public List<DeviceOffer> supportedDevices(List<HardwareDevice> devices) {
-        return devices.stream().filter(d -> d.type() == HardwareDeviceType.CPU).map(DeviceOffer::of).toList();
+    public JavaKernelRegistryTestFactory() {
+        super(JavaKernelRegistryTestExecutionProvider.NAME);
     }
 
     @Override

@@ -2,12 +2,11 @@ package dev.javaep.harness.partition;
 
 import dev.javaep.cuda.kernel.CudaOps;
 import dev.javaep.spi.CompiledNode;
-import dev.javaep.spi.DeviceOffer;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.ExecutionProviderFactory;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.HardwareDevice;
-import dev.javaep.spi.HardwareDeviceType;
+import dev.javaep.harness.TestHostFactory;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.NodeSupport;
 import java.util.List;
@@ -23,27 +22,11 @@ import java.util.Map;
  * so every registration there offers this EP beside JavaCpu and JavaCuda. (The C-host fault tests run
  * their factories from jars they build; this EP never reaches the distribution.)
  */
-public final class JavaCudaPlanningExecutionProviderFactory implements ExecutionProviderFactory {
+public final class JavaCudaPlanningExecutionProviderFactory extends TestHostFactory {
     public static final String NAME = "JavaCudaPlanningExecutionProvider";
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String vendor() {
-        return "javaep-tests";
-    }
-
-    @Override
-    public String version() {
-        return "1.0.0";
-    }
-
-    @Override
-    public List<DeviceOffer> supportedDevices(List<HardwareDevice> devices) {
-        return devices.stream().filter(d -> d.type() == HardwareDeviceType.CPU).map(DeviceOffer::of).toList();
+    public JavaCudaPlanningExecutionProviderFactory() {
+        super(NAME);
     }
 
     @Override
