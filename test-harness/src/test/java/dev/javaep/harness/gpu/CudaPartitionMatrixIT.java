@@ -10,7 +10,11 @@ import dev.javaep.harness.partition.PartitionMatrix;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import java.io.IOException;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -50,5 +54,11 @@ class CudaPartitionMatrixIT {
     void givesOrtCpuOutputsWithTheExpectedClaims(Case c) {
         EpDevice device = CudaGpu.device(env); // skips each case, with the reason, without a usable GPU
         new PartitionMatrix(env, device).check(c);
+    }
+
+    /** ORT's profiler sees the 16-node chain as one JavaCuda node: one kernel event per Run. */
+    @Test
+    void theChainIsOneCompiledNodePerRunInOrtsProfile(@TempDir Path dir) throws IOException {
+        new PartitionMatrix(env, CudaGpu.device(env)).checkOneNodePerRunInProfile(PartitionCases.chain16(), dir);
     }
 }

@@ -284,7 +284,7 @@ public final class PartitionCases {
     }
 
     /** Sixteen activations in a row: one compiled group, one compiled node per Run. */
-    static Case chain16() {
+    public static Case chain16() {
         String name = "chain16";
         OnnxModelWriter w = writer(name)
                 .input("x", ElementType.FLOAT, Dim.of(4), Dim.of(8))

@@ -17,6 +17,9 @@ import dev.javaep.ort.OrtException;
 import dev.javaep.spi.ElementType;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -69,6 +72,42 @@ public final class PartitionMatrix {
         Map<String, GraphClaims> claims = claims(c);
         System.out.printf("partition %s %-32s claims %s%n", device.epName(), c.name(), claims);
         assertClaims(c, claims);
+    }
+
+    /**
+     * ORT's profiler sees {@code chain} (a model of EP ops only) as one node: one kernel event per Run, of the
+     * EP's fused node, and no other node event.
+     */
+    public void checkOneNodePerRunInProfile(Case chain, Path dir) throws IOException {
+        int runs = 3;
+        String profile;
+        CapabilityReports.clear();
+        try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
+                .enableProfiling(dir.resolve(chain.name()).toString())
+                .appendExecutionProvider(List.of(device), Map.of());
+             Session session = env.createSession(chain.bytes(), options)) {
+            Map<String, TensorData> inputs = chain.inputSets().getFirst();
+            List<Map<String, TensorData>> expected = reference(chain);
+            for (int i = 0; i < runs; i++) {
+                assertOutputsEqual(chain.name() + " profiled Run " + i, expected.getFirst(), session.run(inputs));
+            }
+            profile = session.endProfiling();
+        }
+        String ep = device.epName();
+        List<CapabilityReports.Report> reports = CapabilityReports.recent().stream().filter(r -> r.ep().equals(ep)).toList();
+        assertEquals(1, reports.stream().mapToInt(CapabilityReports.Report::compiledGroups).sum(), "compiled groups: " + reports);
+
+        Path file = Path.of(profile);
+        assertTrue(Files.isRegularFile(file), "ORT names the profile it wrote: " + profile);
+        List<OrtProfile.Event> events = OrtProfile.read(file);
+        List<OrtProfile.Event> kernels = events.stream().filter(OrtProfile.Event::isNodeKernelTime).toList();
+        System.out.println("ORT profile " + file.getFileName() + " on " + ep + ": " + events.size() + " events; node kernel events:");
+        kernels.forEach(e -> System.out.println("  " + e));
+        assertEquals(runs, kernels.size(), "one node kernel event per Run: " + kernels);
+        assertEquals(1, kernels.stream().map(OrtProfile.Event::name).distinct().count(),
+                "every Run ran the same single node: " + kernels);
+        assertTrue(kernels.stream().allMatch(e -> ep.equals(e.provider())), "the node is " + ep + "'s fused node: " + kernels);
+        assertEquals(runs, events.stream().filter(e -> "model_run".equals(e.name())).count(), "ORT profiled " + runs + " Runs");
     }
 
     /** ORT's CPU EP alone: the expected outputs, one map per input set. */
