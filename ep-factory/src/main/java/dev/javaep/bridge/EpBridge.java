@@ -137,38 +137,68 @@ final class EpBridge {
                 }
             }
         }
-        int kernelClaims = 0;
-        for (Node node : kernelNodes) {
-            MemorySegment pointer = MemorySegment.ofAddress(node.id());
-            if (bridge.runtime.epApi().lookUpKernel(supportInfo, pointer).equals(MemorySegment.NULL)) {
-                declines.merge(DeclineCode.NO_KERNEL, 1, Integer::sum);
-                bridge.logger.verbose(epName + " leaves " + node + " to other EPs [" + DeclineCode.NO_KERNEL
-                        + "]: no registered kernel matches its opset and types");
-                continue;
-            }
-            bridge.runtime.epApi().addSingleNode(supportInfo, pointer);
-            kernelClaims++;
-        }
-        List<List<Node>> groups = compiled.isEmpty() ? List.of()
-                : view.unreadNodes().isEmpty() && !Boolean.getBoolean(SINGLE_NODE_GROUPS_PROPERTY)
-                ? GraphPartitioner.groups(view.nodes(), compiled::contains)
-                // An unread node's edges are unknown, so a group could reach itself through it: only
-                // single-node groups are safe then.
-                : view.nodes().stream().filter(compiled::contains).map(List::of).toList();
-        for (List<Node> group : groups) {
-            List<MemorySegment> nodes = new ArrayList<>(group.size());
-            for (Node node : group) {
-                nodes.add(MemorySegment.ofAddress(node.id()));
-            }
-            bridge.runtime.epApi().addNodesToFuse(supportInfo, nodes);
-        }
+        int kernelClaims = bridge.claimKernelNodes(kernelNodes, supportInfo, declines, failures);
+        ClaimedGroups claimed = bridge.claimGroups(view, compiled, supportInfo, failures);
         CapabilityReports.Report report = new CapabilityReports.Report(epName, view.name(),
-                view.nodes().size() + view.unreadNodes().size(), groups.size(), compiled.size(), kernelClaims,
+                view.nodes().size() + view.unreadNodes().size(), claimed.groups(), claimed.nodes(), kernelClaims,
                 declines, failures);
         CapabilityReports.add(report);
         bridge.logger.log(failures.isEmpty() ? EpLogger.Level.INFO : EpLogger.Level.WARNING, "javaep: " + report.summary()
                 + (failures.isEmpty() ? "" : ": " + String.join("; ", failures)));
         return MemorySegment.NULL;
+    }
+
+    /** Claims each per-op kernel node ORT finds a registered kernel for; returns how many. */
+    private int claimKernelNodes(List<Node> kernelNodes, MemorySegment supportInfo, Map<DeclineCode, Integer> declines,
+                                 List<String> failures) {
+        int claims = 0;
+        for (Node node : kernelNodes) {
+            MemorySegment pointer = MemorySegment.ofAddress(node.id());
+            try {
+                if (runtime.epApi().lookUpKernel(supportInfo, pointer).equals(MemorySegment.NULL)) {
+                    declines.merge(DeclineCode.NO_KERNEL, 1, Integer::sum);
+                    logger.verbose(provider.name() + " leaves " + node + " to other EPs [" + DeclineCode.NO_KERNEL
+                            + "]: no registered kernel matches its opset and types");
+                    continue;
+                }
+                runtime.epApi().addSingleNode(supportInfo, pointer);
+                claims++;
+            } catch (RuntimeException e) {
+                failures.add("claiming " + node + " for its per-op kernel: " + e);
+            }
+        }
+        return claims;
+    }
+
+    private record ClaimedGroups(int groups, int nodes) {}
+
+    /** Claims the compiled nodes in fusable groups. */
+    private ClaimedGroups claimGroups(Graph view, Set<Node> compiled, MemorySegment supportInfo, List<String> failures) {
+        List<List<Node>> groups;
+        try {
+            groups = compiled.isEmpty() ? List.of()
+                    : view.unreadNodes().isEmpty() && !Boolean.getBoolean(SINGLE_NODE_GROUPS_PROPERTY)
+                    ? GraphPartitioner.groups(view.nodes(), compiled::contains)
+                    // An unread node's edges are unknown, so a group could reach itself through it: only
+                    // single-node groups are safe then.
+                    : view.nodes().stream().filter(compiled::contains).map(List::of).toList();
+        } catch (RuntimeException e) {
+            failures.add("partitioning: " + e);
+            return new ClaimedGroups(0, 0);
+        }
+        int claimedGroups = 0;
+        int claimedNodes = 0;
+        for (List<Node> group : groups) {
+            List<MemorySegment> nodes = group.stream().map(n -> MemorySegment.ofAddress(n.id())).toList();
+            try {
+                runtime.epApi().addNodesToFuse(supportInfo, nodes);
+                claimedGroups++;
+                claimedNodes += group.size();
+            } catch (RuntimeException e) {
+                failures.add("claiming a group of " + group.size() + " nodes from " + group.getFirst() + ": " + e);
+            }
+        }
+        return new ClaimedGroups(claimedGroups, claimedNodes);
     }
 
     /**
