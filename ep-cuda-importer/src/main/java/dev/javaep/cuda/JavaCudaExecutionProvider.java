@@ -44,8 +44,7 @@ final class JavaCudaExecutionProvider implements ExecutionProvider {
 
     @Override
     public NodeSupport support(Node node) {
-        CudaOps.Support support = CudaOps.support(node);
-        return support.supported() ? NodeSupport.compiled() : NodeSupport.declined(support.code(), support.reason());
+        return CudaOps.support(node);
     }
 
     /**

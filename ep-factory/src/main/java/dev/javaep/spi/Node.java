@@ -28,6 +28,7 @@ public record Node(
         String assignedEp) {
 
     public Node {
+        attributes = attributes == null ? Map.of() : attributes;
         implicitInputs = implicitInputs == null ? List.of() : implicitInputs;
         assignedEp = assignedEp == null ? "" : assignedEp;
     }

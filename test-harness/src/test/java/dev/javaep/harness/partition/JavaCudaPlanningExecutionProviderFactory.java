@@ -36,8 +36,7 @@ public final class JavaCudaPlanningExecutionProviderFactory extends TestHostFact
 
     /** JavaCuda's answers, translated to {@link NodeSupport} the way JavaCudaExecutionProvider does. */
     static NodeSupport cudaSupport(Node node) {
-        CudaOps.Support support = CudaOps.support(node);
-        return support.supported() ? NodeSupport.compiled() : NodeSupport.declined(support.code(), support.reason());
+        return CudaOps.support(node);
     }
 
     private static final class PlanningProvider implements ExecutionProvider {
