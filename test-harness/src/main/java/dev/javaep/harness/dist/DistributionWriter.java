@@ -38,11 +38,18 @@ public final class DistributionWriter {
         Path launcher = dist.resolve("bin/javaep");
         Files.writeString(launcher, """
                 #!/bin/sh
-                # javaep command line: demo, devices, node-tests. Uses the JDK recorded in javaep.properties
-                # (or JAVAEP_JAVA_HOME).
+                # javaep command line: demo, devices, node-tests, compare. Runs on the Java recorded in
+                # javaep.properties (a path relative to the distribution folder, or absolute) or JAVAEP_JAVA_HOME.
+                # JAVAEP_CLASSPATH's jars join lib/*: libjavaep joins this JVM and finds EP factories on its class path.
                 here="$(cd "$(dirname "$0")/.." && pwd)"
                 java_home="${JAVAEP_JAVA_HOME:-$(sed -n 's/^java.home=//p' "$here/javaep.properties")}"
-                exec "$java_home/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m -cp "$here/lib/*" \\
+                case "$java_home" in
+                  /*) ;;
+                  "") echo "javaep: no java.home in $here/javaep.properties: set JAVAEP_JAVA_HOME to a JDK 25 home" >&2; exit 2 ;;
+                  *) [ -n "${JAVAEP_JAVA_HOME:-}" ] || java_home="$here/$java_home" ;;
+                esac
+                exec "$java_home/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m \\
+                  -cp "$here/lib/*${JAVAEP_CLASSPATH:+:$JAVAEP_CLASSPATH}" \\
                   dev.javaep.harness.cli.JavaepCli --dist "$here" "$@"
                 """);
         try {
