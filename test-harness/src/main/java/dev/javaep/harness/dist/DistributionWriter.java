@@ -34,6 +34,9 @@ public final class DistributionWriter {
                 """.formatted(javaHome.replace("\\", "\\\\"), java.io.File.pathSeparator,
                 String.join(java.io.File.pathSeparator, EP_CLASS_PATH));
         Files.writeString(dist.resolve("javaep.properties"), properties);
+        // A runtime/ of an earlier build: this java.home no longer names it, and EmbeddedRuntime (the
+        // embedded-runtime profile, after this) makes a fresh one when the build asks for it.
+        deleteTree(dist.resolve(EmbeddedRuntime.FOLDER));
 
         Path launcher = dist.resolve("bin/javaep");
         Files.writeString(launcher, """
@@ -58,5 +61,16 @@ public final class DistributionWriter {
             // Windows: the shell script is for POSIX systems anyway.
         }
         System.out.println("javaep distribution: " + dist.toAbsolutePath());
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
     }
 }

@@ -150,6 +150,106 @@ class CHostIT {
     }
 
     /**
+     * The distribution with its embedded runtime ({@code runtime/}, built by test-harness's embedded-runtime
+     * profile, on by default), copied elsewhere and run with no JDK anywhere the process could find one:
+     * JAVA_HOME and JAVAEP_JAVA_HOME unset, no folder with a {@code java} on PATH. {@code java.home=runtime}
+     * resolves against the copy's javaep.properties.
+     */
+    @Nested
+    @DisplayName("embedded runtime: no JDK on the machine's paths")
+    class EmbeddedRuntime {
+
+        @Test
+        @DisplayName("the C host boots the distribution's own runtime/ and runs test_add")
+        void cHostBootsTheEmbeddedRuntime() throws Exception {
+            Path moved = movedDistribution();
+            NativeHosts.Result r = NativeHosts.run(List.of(host.toString(), ort.toString(),
+                            moved.resolve("libjavaep.so").toString(), CPU_EP, model.toString(), "run", "1"),
+                    noJdkEnvironment(Map.of("JAVAEP_DEBUG", "1")), noJdkUnset(), ONE_RUN);
+            System.out.println("[embedded runtime] exit " + r.exitCode() + "\n" + r.stdout() + r.stderr());
+            assertEquals(0, r.exitCode(), r::describe);
+            assertTrue(r.line("RUN ok").isPresent(), r::describe);
+            String libjvm = moved.resolve("runtime/lib/server/libjvm.so").toString();
+            assertTrue(r.stderr().contains("java.home '" + moved.resolve("runtime") + "' from java.home in javaep.properties"),
+                    () -> "java.home=runtime should resolve against the copy's folder\n" + r.describe());
+            assertTrue(r.stderr().contains("creating a JVM from " + libjvm), () -> "the JVM should come from " + libjvm
+                    + "\n" + r.describe());
+        }
+
+        @Test
+        @DisplayName("bin/javaep runs on the embedded runtime too")
+        void launcherRunsOnTheEmbeddedRuntime() throws Exception {
+            Path moved = movedDistribution();
+            NativeHosts.Result noJava = NativeHosts.run(List.of("/bin/sh", "-c", "command -v java || echo no java"),
+                    noJdkEnvironment(Map.of()), noJdkUnset(), ONE_RUN);
+            assertEquals("no java", noJava.stdout().strip(), () -> "the environment still finds a java\n" + noJava.describe());
+            NativeHosts.Result r = NativeHosts.run(List.of(moved.resolve("bin/javaep").toString(), "devices"),
+                    noJdkEnvironment(Map.of()), noJdkUnset(), ONE_RUN);
+            assertEquals(0, r.exitCode(), r::describe);
+            assertTrue(r.stdout().contains("| " + CPU_EP + " |"), r::describe);
+        }
+
+        /**
+         * A copy of the distribution under target/: the loader, javaep.properties, bin/ and the runtime copied,
+         * the jars linked (the runtime must be the copy's own; the jars are only read).
+         */
+        private Path movedDistribution() throws IOException {
+            Path runtime = dist.resolve("runtime");
+            org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(runtime),
+                    () -> runtime + " is missing: the distribution was built without the embedded-runtime profile "
+                            + "(-Djavaep.noEmbeddedRuntime)");
+            Path moved = NativeHosts.targetDir().resolve("moved-dist");
+            if (Files.exists(moved)) {
+                try (Stream<Path> files = Files.walk(moved)) {
+                    for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.delete(f);
+                    }
+                }
+            }
+            try (Stream<Path> files = Files.walk(dist)) {
+                for (Path f : files.toList()) {
+                    Path target = moved.resolve(dist.relativize(f).toString());
+                    if (Files.isDirectory(f)) {
+                        Files.createDirectories(target);
+                    } else if (f.startsWith(dist.resolve("lib"))) {
+                        Files.createSymbolicLink(target, f);
+                    } else {
+                        Files.copy(f, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                    }
+                }
+            }
+            return moved;
+        }
+
+        /** PATH without any folder holding a java, plus the few tools bin/javaep uses (sed, dirname) linked alone. */
+        private Map<String, String> noJdkEnvironment(Map<String, String> extra) throws IOException {
+            Path tools = Files.createDirectories(NativeHosts.targetDir().resolve("no-jdk-tools"));
+            for (String tool : List.of("sed", "dirname")) {
+                Path link = tools.resolve(tool);
+                if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    Files.createSymbolicLink(link, NativeHosts.findProgram(tool, "/usr/bin", "/bin").orElseThrow());
+                }
+            }
+            List<String> path = new ArrayList<>();
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+                if (!dir.isEmpty() && !Files.exists(Path.of(dir, "java"))) {
+                    path.add(dir);
+                }
+            }
+            path.add(tools.toString());
+            Map<String, String> env = new java.util.HashMap<>(extra);
+            env.put("PATH", String.join(java.io.File.pathSeparator, path));
+            return env;
+        }
+
+        private List<String> noJdkUnset() {
+            List<String> unset = new ArrayList<>(LOADER_ENV);
+            unset.addAll(List.of("JAVA_HOME", "JDK_HOME", "JAVAEP_FACTORIES", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"));
+            return unset;
+        }
+    }
+
+    /**
      * Faults inside Java factories. These depend on the test classes
      * {@code dev.javaep.harness.faults.ThrowingFactory} (every callback throws) and
      * {@code dev.javaep.harness.faults.ThrowingKernelFactory} (EP {@value #THROWING_KERNEL_EP},
