@@ -58,7 +58,18 @@ public final class JavaepCli {
         String command = rest.isEmpty() ? "demo" : rest.getFirst();
         List<String> params = rest.isEmpty() ? List.of() : rest.subList(1, rest.size());
         Path defaultLibrary = dist.resolve(System.getProperty("os.name").startsWith("Windows") ? "javaep.dll" : "libjavaep.so");
-        int status = switch (command) {
+        int status;
+        try {
+            status = run(command, params, defaultLibrary);
+        } catch (UserError e) {
+            System.err.println(e.getMessage());
+            status = 2;
+        }
+        System.exit(status);
+    }
+
+    private static int run(String command, List<String> params, Path defaultLibrary) throws IOException {
+        return switch (command) {
             case "demo" -> demo(defaultLibrary);
             case "bench" -> {
                 try {
@@ -99,7 +110,24 @@ public final class JavaepCli {
                     params.size() > 2 ? Path.of(params.get(2)) : defaultLibrary);
             default -> usage();
         };
-        System.exit(status);
+    }
+
+    /** What the user must change, said on stderr with exit code 2 instead of a stack trace. */
+    private static final class UserError extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UserError(String message) {
+            super(message);
+        }
+    }
+
+    /** The EP's device, or a {@link UserError} that says how to make the EP appear. */
+    private static EpDevice epDevice(OrtEnvironment env, String epName) {
+        List<EpDevice> devices = env.epDevices();
+        return devices.stream().filter(d -> d.epName().equals(epName)).findFirst().orElseThrow(() -> new UserError(
+                "javaep: no EP device of " + epName + " (devices: " + devices.stream().map(EpDevice::epName).toList()
+                        + "): put the EP's jar on JAVAEP_CLASSPATH (bin/javaep adds it to its class path), check the "
+                        + "EP's name, and if JAVAEP_FACTORIES is set, name the EP there"));
     }
 
     private static int usage() {
@@ -115,7 +143,7 @@ public final class JavaepCli {
             return Set.of();
         }
         if (at + 1 >= params.size()) {
-            throw new IllegalArgumentException("--ops needs a comma-separated list of op types, e.g. --ops Add,Relu");
+            throw new UserError("javaep: --ops needs a comma-separated list of op types, e.g. --ops Add,Relu");
         }
         Set<String> ops = Arrays.stream(params.get(at + 1).split(",")).map(String::strip).filter(o -> !o.isEmpty())
                 .collect(Collectors.toUnmodifiableSet());
@@ -138,7 +166,7 @@ public final class JavaepCli {
         try (OrtEnvironment env = OrtHost.shared().createEnvironment("javaep-compare", OrtHost.LogLevel.WARNING)) {
             env.registerExecutionProviderLibrary("javaep-compare", library);
             try {
-                ModelComparison.Result result = ModelComparison.run(env, env.epDevice(epName), model);
+                ModelComparison.Result result = ModelComparison.run(env, epDevice(env, epName), model);
                 OUT.printf("%s on %s (CPU fallback disabled) vs ORT's CPUExecutionProvider, random inputs %s%n", model,
                         epName, result.inputs());
                 result.mismatches().forEach(m -> OUT.println("MISMATCH " + m));
@@ -235,7 +263,7 @@ public final class JavaepCli {
         try (OrtEnvironment env = OrtHost.shared().createEnvironment("javaep-node-tests", OrtHost.LogLevel.ERROR)) {
             env.registerExecutionProviderLibrary("javaep-node-tests", library);
             try {
-                NodeTestRunner runner = new NodeTestRunner(env, env.epDevice(epName));
+                NodeTestRunner runner = new NodeTestRunner(env, epDevice(env, epName));
                 long passed = 0;
                 long failed = 0;
                 for (Path test : tests) {

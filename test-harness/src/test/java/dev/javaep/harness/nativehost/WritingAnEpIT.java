@@ -143,6 +143,18 @@ class WritingAnEpIT {
     }
 
     @Test
+    @DisplayName("forgetting JAVAEP_CLASSPATH: bin/javaep says to put the EP's jar there")
+    void forgottenJarNamesTheFix() throws Exception {
+        NativeHosts.Result r = NativeHosts.run(List.of(dist.resolve("bin/javaep").toString(), "compare",
+                        repo.resolve("examples/minimal-ep/models/add_relu.onnx").toString(), EP),
+                Map.of(), UNSET, Duration.ofMinutes(2));
+        assertEquals(2, r.exitCode(), r::describe);
+        assertTrue(r.stderr().contains("javaep: no EP device of " + EP), r::describe);
+        assertTrue(r.stderr().contains("put the EP's jar on JAVAEP_CLASSPATH"), () -> "the message should name the fix\n"
+                + r.describe());
+    }
+
+    @Test
     @DisplayName("the example's add_relu.onnx is what OnnxModelWriter makes from its description")
     void exampleModelIsReproducible() throws IOException {
         byte[] expected = new OnnxModelWriter("add_relu")
