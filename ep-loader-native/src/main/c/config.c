@@ -129,8 +129,12 @@ static jep_error *resolve(jep_config *c, const jep_properties *props) {
 
   c->java_home = jep_getenv("JAVAEP_JAVA_HOME");
   c->java_home_from = "JAVAEP_JAVA_HOME";
-  if (!c->java_home && jep_properties_get(props, "java.home") && *jep_properties_get(props, "java.home")) {
-    c->java_home = jep_strdup(jep_properties_get(props, "java.home"));
+  const char *home = jep_properties_get(props, "java.home");
+  if (!c->java_home && home && *home) {
+    /* Relative to the properties file's folder, like class.path: a distribution that carries its
+     * own runtime (java.home=runtime) works wherever it is copied. */
+    c->java_home = jep_path_is_absolute(home) ? jep_strdup(home) : join(c->library_dir, home);
+    if (!c->java_home) return oom();
     c->java_home_from = "java.home in javaep.properties";
   }
   if (!c->java_home) {

@@ -1,7 +1,7 @@
 /*
  * Where the loader's settings come from, resolved into one record.
  *
- *   java.home   JAVAEP_JAVA_HOME > java.home in javaep.properties > JAVA_HOME
+ *   java.home   JAVAEP_JAVA_HOME > java.home in javaep.properties (relative: against its folder) > JAVA_HOME
  *   class path  JAVAEP_CLASSPATH (relative entries against the current directory)
  *               > class.path in javaep.properties (relative entries against its folder)
  *   options     jvm.options in javaep.properties, then JAVAEP_JVM_OPTIONS (both split on whitespace)

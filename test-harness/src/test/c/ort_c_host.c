@@ -9,6 +9,9 @@
  *                            disabled, unregister; `cycles` times in one process
  *   expect-register-failure  registering must fail; then ORT's own CPU EP must still work
  *   expect-run-failure       registering and session creation work, Run fails (twice, cleanly)
+ *   old-ort                  calls <library>'s CreateEpFactories as ORT 1.23 would (fault injection: the real
+ *                            OrtApiBase with every API version from 24 on hidden, version "1.23.2");
+ *                            it must fail with a status and no factories
  *
  * Output lines (parsed by the Java tests): DEVICE, REGISTER, RUN ok, CYCLE, STATUS, HOST alive.
  * Exit: 0 as expected, 1 expectation not met, 2 unexpected ORT error, 3 setup/usage problem.
@@ -302,6 +305,38 @@ static int mode_expect_run_failure(const char *library, const char *ep_name, con
   return result;
 }
 
+/* --- an ONNX Runtime older than javaep supports ------------------------------------------------- */
+
+static const OrtApiBase *real_base;
+static const void *old_ort_get_api(uint32_t version) { return version >= 24 ? NULL : real_base->GetApi(version); }
+static const char *old_ort_version(void) { return "1.23.2"; }
+
+static int mode_old_ort(const char *library) {
+  static const OrtApiBase old_base = {old_ort_get_api, old_ort_version};
+  void *lib = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    printf("SETUP cannot load %s: %s\n", library, dlerror());
+    return 3;
+  }
+  typedef OrtStatus *(*create_factories_fn)(const char *, const OrtApiBase *, const void *, void **, size_t, size_t *);
+  create_factories_fn create = (create_factories_fn)dlsym(lib, "CreateEpFactories");
+  if (!create) {
+    printf("SETUP %s has no CreateEpFactories\n", library);
+    return 3;
+  }
+  void *factories[4] = {NULL, NULL, NULL, NULL};
+  size_t n = 99;
+  OrtStatus *st = create("javaep", &old_base, NULL, factories, 4, &n);
+  if (!st) {
+    printf("UNEXPECTED CreateEpFactories succeeded with %zu factories\n", n);
+    return 1;
+  }
+  print_status("STATUS", st);
+  release_status(st);
+  printf("HOST alive factories=%zu\n", n);
+  return n == 0 ? 0 : 1;
+}
+
 /* --- main --------------------------------------------------------------------------------------- */
 
 static const OrtApiBase *load_ort(const char *path) {
@@ -328,6 +363,7 @@ int main(int argc, char **argv) {
   int cycles = argc > 6 ? atoi(argv[6]) : 1;
 
   const OrtApiBase *base = load_ort(argv[1]);
+  real_base = base;
   uint32_t version = 29;
   for (; version >= 24 && !(api = base->GetApi(version)); version--) {
   }
@@ -337,6 +373,7 @@ int main(int argc, char **argv) {
   }
   printf("ORT %s api=%u\n", base->GetVersionString(), version);
 
+  if (strcmp(mode, "old-ort") == 0) return mode_old_ort(library);
   if (strcmp(mode, "run") == 0) return mode_run(library, ep_name, model, cycles < 1 ? 1 : cycles);
   if (strcmp(mode, "expect-register-failure") == 0) return mode_expect_register_failure(library, model);
   if (strcmp(mode, "expect-run-failure") == 0) return mode_expect_run_failure(library, ep_name, model);

@@ -93,7 +93,8 @@ final class EpLibrary {
                 int index = names.indexOf(trimmed);
                 if (index < 0) {
                     throw new IllegalStateException("javaep: " + FACTORIES_PROPERTY + "/" + FACTORIES_ENV + " names " + trimmed
-                            + ", but javaep's class path offers " + names + "; fix the name or add the EP's jar");
+                            + ", but javaep's class path offers " + names + "; fix the name or add the EP's jar to javaep's class"
+                            + " path (class.path in javaep.properties, or JAVAEP_CLASSPATH)");
                 }
                 factories.add(found.get(index));
             }

@@ -9,7 +9,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Called by the native loader (libjavaep) through JNI, with ORT's arguments as raw addresses. Returns
- * the {@code OrtStatus*} for ORT (0 = success). Never throws: every failure becomes a status.
+ * the {@code OrtStatus*} for ORT (0 = success). Every failure becomes a status: made here through ORT's API, or,
+ * where that is impossible too, by the loader from the exception this then throws.
  */
 public final class NativeEntry {
     private NativeEntry() {}
@@ -38,7 +39,10 @@ public final class NativeEntry {
     }
 
     private static long failure(long ortApiBase, String entryPoint, Throwable t) {
-        String message = UpcallGuard.messageOf(entryPoint, t);
+        String message = nativeAccessDenied(t)
+                ? "javaep: this JVM denies javaep native access (" + t.getMessage() + "): start it with "
+                        + "--enable-native-access=ALL-UNNAMED (javaep calls ONNX Runtime through FFM)"
+                : UpcallGuard.messageOf(entryPoint, t);
         OrtErrorCode code = UpcallGuard.errorCodeOf(t);
         System.err.println(message);
         try {
@@ -49,8 +53,20 @@ public final class NativeEntry {
             OrtApi v1 = new OrtApi(new OrtApiBase(MemorySegment.ofAddress(ortApiBase)).getApi(1), 1);
             return v1.createStatus(code, message).address();
         } catch (Throwable secondary) {
+            // No status from Java (a JVM denying native access cannot even call ORT): thrown, it reaches the
+            // loader, which makes the status in C. Returning 0 would tell ORT that all went well.
             System.err.println("javaep: could not create an OrtStatus for ORT: " + secondary);
-            return 0L;
+            throw new IllegalStateException(message, t);
         }
+    }
+
+    /** Whether {@code t} is the JVM refusing a restricted method because javaep's module lacks native access. */
+    private static boolean nativeAccessDenied(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof IllegalCallerException) {
+                return !NativeEntry.class.getModule().isNativeAccessEnabled();
+            }
+        }
+        return false;
     }
 }

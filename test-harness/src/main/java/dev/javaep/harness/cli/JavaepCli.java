@@ -1,9 +1,11 @@
 package dev.javaep.harness.cli;
 
 import dev.javaep.harness.bench.RunTimer;
+import dev.javaep.harness.conformance.ModelComparison;
 import dev.javaep.harness.conformance.NodeTestResult;
 import dev.javaep.harness.conformance.NodeTestRunner;
 import dev.javaep.harness.models.Models;
+import dev.javaep.harness.onnx.OnnxModelReader;
 import dev.javaep.harness.ort.EpDevice;
 import dev.javaep.harness.ort.OrtEnvironment;
 import dev.javaep.harness.ort.OrtHost;
@@ -18,6 +20,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -28,12 +32,19 @@ import java.util.stream.Stream;
  *   javaep devices [LIBRARY]             list the EP devices a plugin EP library offers
  *   javaep bench-cuda                   JavaCudaExecutionProvider benchmark tables (needs an NVIDIA GPU)
  *   javaep bench-interop                Vulkan app → JavaCuda: copy path vs zero-copy interop (needs an NVIDIA GPU and Vulkan)
- *   javaep node-tests DIR [EP] [LIBRARY] run ONNX node tests (folders under DIR) on one EP, fallback disabled
+ *   javaep node-tests DIR [EP] [LIBRARY] [--ops A,B]
+ *                                        run ONNX node tests (folders under DIR) on one EP, fallback disabled;
+ *                                        --ops keeps the tests whose nodes are all of these op types
+ *   javaep compare MODEL [EP] [LIBRARY]  run MODEL on one EP (fallback disabled) and on ORT's CPU EP with the
+ *                                        same random inputs, and compare the outputs
  * </pre>
- * LIBRARY defaults to the distribution's own libjavaep; any plugin EP library works.
+ * LIBRARY defaults to the distribution's own libjavaep; any plugin EP library works. EP defaults to
+ * JavaCpuExecutionProvider. {@code bin/javaep} puts {@code JAVAEP_CLASSPATH}'s jars on this JVM's class path,
+ * so a libjavaep registered here (which joins this JVM) finds the EPs in them.
  */
 public final class JavaepCli {
     private static final PrintStream OUT = System.out;
+    private static final String DEFAULT_EP = "JavaCpuExecutionProvider";
 
     private JavaepCli() {}
 
@@ -47,7 +58,18 @@ public final class JavaepCli {
         String command = rest.isEmpty() ? "demo" : rest.getFirst();
         List<String> params = rest.isEmpty() ? List.of() : rest.subList(1, rest.size());
         Path defaultLibrary = dist.resolve(System.getProperty("os.name").startsWith("Windows") ? "javaep.dll" : "libjavaep.so");
-        int status = switch (command) {
+        int status;
+        try {
+            status = run(command, params, defaultLibrary);
+        } catch (UserError e) {
+            System.err.println(e.getMessage());
+            status = 2;
+        }
+        System.exit(status);
+    }
+
+    private static int run(String command, List<String> params, Path defaultLibrary) throws IOException {
+        return switch (command) {
             case "demo" -> demo(defaultLibrary);
             case "bench" -> {
                 try {
@@ -74,15 +96,87 @@ public final class JavaepCli {
                 }
             }
             case "devices" -> devices(params.isEmpty() ? defaultLibrary : Path.of(params.getFirst()));
-            case "node-tests" -> nodeTests(Path.of(params.getFirst()),
-                    params.size() > 1 ? params.get(1) : "JavaCpuExecutionProvider",
-                    params.size() > 2 ? Path.of(params.get(2)) : defaultLibrary);
-            default -> {
-                System.err.println("usage: javaep [demo | bench | bench-cuda | bench-interop | devices [LIBRARY] | node-tests DIR [EP] [LIBRARY]]");
-                yield 2;
+            case "node-tests" -> {
+                List<String> positional = new ArrayList<>(params);
+                Set<String> ops = takeOps(positional);
+                if (positional.isEmpty()) {
+                    yield usage();
+                }
+                yield nodeTests(Path.of(positional.getFirst()), positional.size() > 1 ? positional.get(1) : DEFAULT_EP,
+                        positional.size() > 2 ? Path.of(positional.get(2)) : defaultLibrary, ops);
             }
+            case "compare" -> params.isEmpty() ? usage() : compare(Path.of(params.getFirst()),
+                    params.size() > 1 ? params.get(1) : DEFAULT_EP,
+                    params.size() > 2 ? Path.of(params.get(2)) : defaultLibrary);
+            default -> usage();
         };
-        System.exit(status);
+    }
+
+    /** What the user must change, said on stderr with exit code 2 instead of a stack trace. */
+    private static final class UserError extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UserError(String message) {
+            super(message);
+        }
+    }
+
+    /** The EP's device, or a {@link UserError} that says how to make the EP appear. */
+    private static EpDevice epDevice(OrtEnvironment env, String epName) {
+        List<EpDevice> devices = env.epDevices();
+        return devices.stream().filter(d -> d.epName().equals(epName)).findFirst().orElseThrow(() -> new UserError(
+                "javaep: no EP device of " + epName + " (devices: " + devices.stream().map(EpDevice::epName).toList()
+                        + "): put the EP's jar on JAVAEP_CLASSPATH (bin/javaep adds it to its class path), check the "
+                        + "EP's name, and if JAVAEP_FACTORIES is set, name the EP there"));
+    }
+
+    private static int usage() {
+        System.err.println("usage: javaep [demo | bench | bench-cuda | bench-interop | devices [LIBRARY]"
+                + " | node-tests DIR [EP] [LIBRARY] [--ops A,B] | compare MODEL [EP] [LIBRARY]]");
+        return 2;
+    }
+
+    /** Removes "--ops A,B" from {@code params}; the op types named, or an empty set for every test. */
+    private static Set<String> takeOps(List<String> params) {
+        int at = params.indexOf("--ops");
+        if (at < 0) {
+            return Set.of();
+        }
+        if (at + 1 >= params.size()) {
+            throw new UserError("javaep: --ops needs a comma-separated list of op types, e.g. --ops Add,Relu");
+        }
+        Set<String> ops = Arrays.stream(params.get(at + 1).split(",")).map(String::strip).filter(o -> !o.isEmpty())
+                .collect(Collectors.toUnmodifiableSet());
+        params.subList(at, at + 2).clear();
+        return ops;
+    }
+
+    /** Whether every node of the test's model is an ONNX-domain op in {@code ops}. */
+    private static boolean onlyOps(Path test, Set<String> ops) {
+        try {
+            var nodes = OnnxModelReader.read(test.resolve("model.onnx")).graph().nodes();
+            return !nodes.isEmpty() && nodes.stream()
+                    .allMatch(n -> (n.domain().isEmpty() || n.domain().equals("ai.onnx")) && ops.contains(n.opType()));
+        } catch (IOException | RuntimeException e) {
+            return false; // a model the reader cannot parse is not one of these ops' tests
+        }
+    }
+
+    private static int compare(Path model, String epName, Path library) throws IOException {
+        try (OrtEnvironment env = OrtHost.shared().createEnvironment("javaep-compare", OrtHost.LogLevel.WARNING)) {
+            env.registerExecutionProviderLibrary("javaep-compare", library);
+            try {
+                ModelComparison.Result result = ModelComparison.run(env, epDevice(env, epName), model);
+                OUT.printf("%s on %s (CPU fallback disabled) vs ORT's CPUExecutionProvider, random inputs %s%n", model,
+                        epName, result.inputs());
+                result.mismatches().forEach(m -> OUT.println("MISMATCH " + m));
+                OUT.printf("%s: %s, max |difference| %.2e%n", epName, result.matches() ? "outputs match" : "outputs differ",
+                        result.maxAbsDifference());
+                return result.matches() ? 0 : 1;
+            } finally {
+                env.unregisterExecutionProviderLibrary("javaep-compare");
+            }
+        }
     }
 
     private static int demo(Path library) {
@@ -157,16 +251,19 @@ public final class JavaepCli {
         }
     }
 
-    private static int nodeTests(Path dir, String epName, Path library) throws IOException {
+    private static int nodeTests(Path dir, String epName, Path library, Set<String> ops) throws IOException {
         List<Path> tests;
         try (Stream<Path> entries = Files.list(dir)) {
             tests = Files.exists(dir.resolve("model.onnx")) ? List.of(dir)
                     : entries.filter(p -> Files.exists(p.resolve("model.onnx"))).sorted().toList();
         }
+        if (!ops.isEmpty()) {
+            tests = tests.stream().filter(t -> onlyOps(t, ops)).toList();
+        }
         try (OrtEnvironment env = OrtHost.shared().createEnvironment("javaep-node-tests", OrtHost.LogLevel.ERROR)) {
             env.registerExecutionProviderLibrary("javaep-node-tests", library);
             try {
-                NodeTestRunner runner = new NodeTestRunner(env, env.epDevice(epName));
+                NodeTestRunner runner = new NodeTestRunner(env, epDevice(env, epName));
                 long passed = 0;
                 long failed = 0;
                 for (Path test : tests) {

@@ -34,15 +34,25 @@ public final class DistributionWriter {
                 """.formatted(javaHome.replace("\\", "\\\\"), java.io.File.pathSeparator,
                 String.join(java.io.File.pathSeparator, EP_CLASS_PATH));
         Files.writeString(dist.resolve("javaep.properties"), properties);
+        // A runtime/ of an earlier build: this java.home no longer names it, and EmbeddedRuntime (the
+        // embedded-runtime profile, after this) makes a fresh one when the build asks for it.
+        deleteTree(dist.resolve(EmbeddedRuntime.FOLDER));
 
         Path launcher = dist.resolve("bin/javaep");
         Files.writeString(launcher, """
                 #!/bin/sh
-                # javaep command line: demo, devices, node-tests. Uses the JDK recorded in javaep.properties
-                # (or JAVAEP_JAVA_HOME).
+                # javaep command line: demo, devices, node-tests, compare. Runs on the Java recorded in
+                # javaep.properties (a path relative to the distribution folder, or absolute) or JAVAEP_JAVA_HOME.
+                # JAVAEP_CLASSPATH's jars join lib/*: libjavaep joins this JVM and finds EP factories on its class path.
                 here="$(cd "$(dirname "$0")/.." && pwd)"
                 java_home="${JAVAEP_JAVA_HOME:-$(sed -n 's/^java.home=//p' "$here/javaep.properties")}"
-                exec "$java_home/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m -cp "$here/lib/*" \\
+                case "$java_home" in
+                  /*) ;;
+                  "") echo "javaep: no java.home in $here/javaep.properties: set JAVAEP_JAVA_HOME to a JDK 25 home" >&2; exit 2 ;;
+                  *) [ -n "${JAVAEP_JAVA_HOME:-}" ] || java_home="$here/$java_home" ;;
+                esac
+                exec "$java_home/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m \\
+                  -cp "$here/lib/*${JAVAEP_CLASSPATH:+:$JAVAEP_CLASSPATH}" \\
                   dev.javaep.harness.cli.JavaepCli --dist "$here" "$@"
                 """);
         try {
@@ -51,5 +61,16 @@ public final class DistributionWriter {
             // Windows: the shell script is for POSIX systems anyway.
         }
         System.out.println("javaep distribution: " + dist.toAbsolutePath());
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
     }
 }

@@ -65,9 +65,14 @@ class CHostIT {
 
     static NativeHosts.Result host(String epName, String mode, int cycles, Map<String, String> env, Duration timeout)
             throws Exception {
-        List<String> cmd = List.of(host.toString(), ort.toString(), loader.toString(), epName, model.toString(), mode,
+        return host(loader, epName, mode, cycles, env, LOADER_ENV, timeout);
+    }
+
+    static NativeHosts.Result host(Path library, String epName, String mode, int cycles, Map<String, String> env,
+                                   List<String> unset, Duration timeout) throws Exception {
+        List<String> cmd = List.of(host.toString(), ort.toString(), library.toString(), epName, model.toString(), mode,
                 Integer.toString(cycles));
-        NativeHosts.Result r = NativeHosts.run(cmd, env, LOADER_ENV, timeout);
+        NativeHosts.Result r = NativeHosts.run(cmd, env, unset, timeout);
         System.out.println("[" + mode + " " + epName + "] exit " + r.exitCode() + " in " + r.elapsed().toMillis()
                 + " ms\n" + r.stdout());
         return r;
@@ -147,6 +152,214 @@ class CHostIT {
             assertTrue(status.contains("/nonexistent/missing.jar"), () -> "the message should show the class path\n" + r.describe());
             assertTrue(status.contains("JAVAEP_CLASSPATH"), () -> "the message should say to set JAVAEP_CLASSPATH\n" + r.describe());
         }
+
+        @Test
+        @DisplayName("no JDK named anywhere: no java.home, JAVAEP_JAVA_HOME or JAVA_HOME")
+        void noJdkConfigured() throws Exception {
+            // A library folder whose javaep.properties has no java.home (the class path stays valid).
+            Path alone = Files.createDirectories(NativeHosts.targetDir().resolve("no-java-home"));
+            Files.copy(loader, alone.resolve("libjavaep.so"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.writeString(alone.resolve("javaep.properties"), "class.path=" + dist.resolve("lib/ep-factory.jar") + "\n");
+            List<String> unset = new ArrayList<>(LOADER_ENV);
+            unset.add("JAVA_HOME");
+            NativeHosts.Result r = host(alone.resolve("libjavaep.so"), CPU_EP, "expect-register-failure", 1, Map.of(),
+                    unset, ONE_RUN);
+            String status = expectRegisterFailure(r, true);
+            assertTrue(status.contains("no JDK configured"), () -> "the message should say no JDK is configured\n" + r.describe());
+            assertTrue(status.contains("set JAVAEP_JAVA_HOME or java.home in " + alone.resolve("javaep.properties")),
+                    () -> "the message should name both settings and the file\n" + r.describe());
+        }
+
+        @Test
+        @DisplayName("a JDK older than 25 (JAVAEP_JAVA_HOME at an installed JDK 17, 21…)")
+        void jdkTooOld() throws Exception {
+            Path old = olderJdk().orElse(null);
+            org.junit.jupiter.api.Assumptions.assumeTrue(old != null,
+                    "no JDK older than 25 with lib/server/libjvm.so under /usr/lib/jvm");
+            NativeHosts.Result r = host(CPU_EP, "expect-register-failure", 1, Map.of("JAVAEP_JAVA_HOME", old.toString()),
+                    ONE_RUN);
+            String status = expectRegisterFailure(r, true);
+            assertTrue(status.contains("too old: javaep needs Java 25 or newer"), () -> "the message should say why\n" + r.describe());
+            assertTrue(status.contains("set JAVAEP_JAVA_HOME or java.home"), () -> "and what to set\n" + r.describe());
+        }
+
+        @Test
+        @DisplayName("JAVAEP_CLASSPATH naming jars without javaep's (it replaces class.path)")
+        void classPathWithoutJavaep() throws Exception {
+            Path otherJar = NativeHosts.requiredFile(dist.resolve("lib/jcuda.jar"), "the package phase copies it");
+            NativeHosts.Result r = host(CPU_EP, "expect-register-failure", 1, Map.of("JAVAEP_CLASSPATH", otherJar.toString()),
+                    ONE_RUN);
+            String status = expectRegisterFailure(r, true);
+            assertTrue(status.contains("cannot load class dev.javaep.boot.NativeEntry"), r::describe);
+            assertTrue(status.contains("set JAVAEP_CLASSPATH or class.path") && status.contains("lib/*.jar"),
+                    () -> "the message should say to list javaep's jars\n" + r.describe());
+        }
+
+        /** A JDK older than 25 installed beside the build's, by its release file. */
+        private static java.util.Optional<Path> olderJdk() throws IOException {
+            Path jvms = Path.of("/usr/lib/jvm");
+            if (!Files.isDirectory(jvms)) {
+                return java.util.Optional.empty();
+            }
+            Pattern version = Pattern.compile("(?m)^JAVA_VERSION=\"(\\d+)");
+            try (Stream<Path> homes = Files.list(jvms)) {
+                for (Path home : homes.sorted().toList()) {
+                    Path release = home.resolve("release");
+                    if (!Files.isRegularFile(release) || !Files.isRegularFile(home.resolve("lib/server/libjvm.so"))) {
+                        continue;
+                    }
+                    Matcher m = version.matcher(Files.readString(release));
+                    if (m.find() && Integer.parseInt(m.group(1)) < 25) {
+                        return java.util.Optional.of(home.toRealPath());
+                    }
+                }
+            }
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** Mistakes past the loader, on the Java side or in the host's setup: each message names what to change. */
+    @Nested
+    @DisplayName("first-day errors past the loader: the message names the fix")
+    class FirstDayErrors {
+
+        @Test
+        @DisplayName("JAVAEP_FACTORIES naming an EP no jar on the class path offers")
+        void unknownFactory() throws Exception {
+            NativeHosts.Result r = host(CPU_EP, "expect-register-failure", 1,
+                    Map.of("JAVAEP_FACTORIES", "NoSuchExecutionProvider"), ONE_RUN);
+            String status = expectRegisterFailure(r, false);
+            assertTrue(status.contains("JAVAEP_FACTORIES names NoSuchExecutionProvider"), r::describe);
+            assertTrue(status.contains("offers [" + CPU_EP), () -> "the message should list what is there\n" + r.describe());
+            assertTrue(status.contains("add the EP's jar to javaep's class path (class.path in javaep.properties, or JAVAEP_CLASSPATH)"),
+                    () -> "the message should say where the jar goes\n" + r.describe());
+        }
+
+        @Test
+        @DisplayName("an ONNX Runtime older than 1.24 (fault injection: ORT 1.29 with API 24 and later hidden, version 1.23.2)")
+        void ortTooOld() throws Exception {
+            NativeHosts.Result r = host(CPU_EP, "old-ort", 1, Map.of(), ONE_RUN);
+            assertEquals(0, r.exitCode(), r::describe);
+            String status = r.status("STATUS code=").orElseThrow(() -> new AssertionError("no STATUS line\n" + r.describe()));
+            assertTrue(status.contains("ONNX Runtime 1.23.2 offers no C API between 24 and"), r::describe);
+            assertTrue(status.contains("javaep needs ONNX Runtime 1.24 or newer"), () -> "the message should name the fix\n" + r.describe());
+            assertTrue(r.line("HOST alive factories=0").isPresent(), () -> "no factory may be handed out\n" + r.describe());
+        }
+
+        @Test
+        @DisplayName("no NVIDIA driver: JavaCudaExecutionProvider lists no device and ORT's log says what to install")
+        void noGpu() throws Exception {
+            NativeHosts.Result r = host(CPU_EP, "run", 1, Map.of(), ONE_RUN);
+            assertEquals(0, r.exitCode(), r::describe);
+            org.junit.jupiter.api.Assumptions.assumeFalse(r.stdout().contains("DEVICE JavaCudaExecutionProvider "),
+                    "this machine has a CUDA device");
+            String warning = r.stderr().lines().filter(l -> l.contains("JavaCudaExecutionProvider offers no devices: "))
+                    .findFirst().orElseThrow(() -> new AssertionError("ORT's log should say why there is no JavaCuda device\n"
+                            + r.describe()));
+            if (warning.contains("libcuda.so.1 not found")) {
+                assertTrue(warning.contains("install the NVIDIA driver"), () -> "the warning should name the fix: " + warning);
+            }
+        }
+    }
+
+    /**
+     * The distribution with its embedded runtime ({@code runtime/}, built by test-harness's embedded-runtime
+     * profile, on by default), copied elsewhere and run with no JDK anywhere the process could find one:
+     * JAVA_HOME and JAVAEP_JAVA_HOME unset, no folder with a {@code java} on PATH. {@code java.home=runtime}
+     * resolves against the copy's javaep.properties.
+     */
+    @Nested
+    @DisplayName("embedded runtime: no JDK on the machine's paths")
+    class EmbeddedRuntime {
+
+        @Test
+        @DisplayName("the C host boots the distribution's own runtime/ and runs test_add")
+        void cHostBootsTheEmbeddedRuntime() throws Exception {
+            Path moved = movedDistribution();
+            NativeHosts.Result r = NativeHosts.run(List.of(host.toString(), ort.toString(),
+                            moved.resolve("libjavaep.so").toString(), CPU_EP, model.toString(), "run", "1"),
+                    noJdkEnvironment(Map.of("JAVAEP_DEBUG", "1")), noJdkUnset(), ONE_RUN);
+            System.out.println("[embedded runtime] exit " + r.exitCode() + "\n" + r.stdout() + r.stderr());
+            assertEquals(0, r.exitCode(), r::describe);
+            assertTrue(r.line("RUN ok").isPresent(), r::describe);
+            String libjvm = moved.resolve("runtime/lib/server/libjvm.so").toString();
+            assertTrue(r.stderr().contains("java.home '" + moved.resolve("runtime") + "' from java.home in javaep.properties"),
+                    () -> "java.home=runtime should resolve against the copy's folder\n" + r.describe());
+            assertTrue(r.stderr().contains("creating a JVM from " + libjvm), () -> "the JVM should come from " + libjvm
+                    + "\n" + r.describe());
+        }
+
+        @Test
+        @DisplayName("bin/javaep runs on the embedded runtime too")
+        void launcherRunsOnTheEmbeddedRuntime() throws Exception {
+            Path moved = movedDistribution();
+            NativeHosts.Result noJava = NativeHosts.run(List.of("/bin/sh", "-c", "command -v java || echo no java"),
+                    noJdkEnvironment(Map.of()), noJdkUnset(), ONE_RUN);
+            assertEquals("no java", noJava.stdout().strip(), () -> "the environment still finds a java\n" + noJava.describe());
+            NativeHosts.Result r = NativeHosts.run(List.of(moved.resolve("bin/javaep").toString(), "devices"),
+                    noJdkEnvironment(Map.of()), noJdkUnset(), ONE_RUN);
+            assertEquals(0, r.exitCode(), r::describe);
+            assertTrue(r.stdout().contains("| " + CPU_EP + " |"), r::describe);
+        }
+
+        /**
+         * A copy of the distribution under target/: the loader, javaep.properties, bin/ and the runtime copied,
+         * the jars linked (the runtime must be the copy's own; the jars are only read).
+         */
+        private Path movedDistribution() throws IOException {
+            Path runtime = dist.resolve("runtime");
+            org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(runtime),
+                    () -> runtime + " is missing: the distribution was built without the embedded-runtime profile "
+                            + "(-Djavaep.noEmbeddedRuntime)");
+            Path moved = NativeHosts.targetDir().resolve("moved-dist");
+            if (Files.exists(moved)) {
+                try (Stream<Path> files = Files.walk(moved)) {
+                    for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.delete(f);
+                    }
+                }
+            }
+            try (Stream<Path> files = Files.walk(dist)) {
+                for (Path f : files.toList()) {
+                    Path target = moved.resolve(dist.relativize(f).toString());
+                    if (Files.isDirectory(f)) {
+                        Files.createDirectories(target);
+                    } else if (f.startsWith(dist.resolve("lib"))) {
+                        Files.createSymbolicLink(target, f);
+                    } else {
+                        Files.copy(f, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                    }
+                }
+            }
+            return moved;
+        }
+
+        /** PATH without any folder holding a java, plus the few tools bin/javaep uses (sed, dirname) linked alone. */
+        private Map<String, String> noJdkEnvironment(Map<String, String> extra) throws IOException {
+            Path tools = Files.createDirectories(NativeHosts.targetDir().resolve("no-jdk-tools"));
+            for (String tool : List.of("sed", "dirname")) {
+                Path link = tools.resolve(tool);
+                if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    Files.createSymbolicLink(link, NativeHosts.findProgram(tool, "/usr/bin", "/bin").orElseThrow());
+                }
+            }
+            List<String> path = new ArrayList<>();
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+                if (!dir.isEmpty() && !Files.exists(Path.of(dir, "java"))) {
+                    path.add(dir);
+                }
+            }
+            path.add(tools.toString());
+            Map<String, String> env = new java.util.HashMap<>(extra);
+            env.put("PATH", String.join(java.io.File.pathSeparator, path));
+            return env;
+        }
+
+        private List<String> noJdkUnset() {
+            List<String> unset = new ArrayList<>(LOADER_ENV);
+            unset.addAll(List.of("JAVA_HOME", "JDK_HOME", "JAVAEP_FACTORIES", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"));
+            return unset;
+        }
     }
 
     /**
@@ -168,6 +381,9 @@ class CHostIT {
                     Map.of("JAVAEP_CLASSPATH", classPathWith(jar)), ONE_RUN);
             String status = expectRegisterFailure(r, false);
             assertTrue(status.contains("ThrowingFactory"), () -> "the message should name the factory\n" + r.describe());
+            assertTrue(status.contains("msg=javaep: CreateEpFactories failed: ")
+                            || status.contains("javaep: execution provider factory "),
+                    () -> "the message should say registration failed in a factory\n" + r.describe());
         }
 
         @Test
@@ -178,7 +394,8 @@ class CHostIT {
                     Map.of("JAVAEP_CLASSPATH", classPathWith(jar)), ONE_RUN);
             assertEquals(0, r.exitCode(), r::describe);
             String status = r.status("STATUS code=").orElseThrow(() -> new AssertionError("no STATUS line\n" + r.describe()));
-            assertTrue(status.contains("kernel"), () -> "the message should say the kernel failed\n" + r.describe());
+            assertTrue(status.contains("javaep: OrtNodeComputeInfo::Compute failed: ArithmeticException: "),
+                    () -> "the message should say the kernel failed, and with what\n" + r.describe());
             assertTrue(r.status("STATUS again code=").isPresent(), () -> "the second Run should fail as well\n" + r.describe());
             assertTrue(r.line("HOST alive").isPresent(), r::describe);
         }
