@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.spi.ExternalMemoryType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +104,23 @@ class OrtFeatureTest {
         for (OrtFeature feature : OrtFeature.values()) {
             assertFalse(feature.onOlderRuntime().isBlank(), feature.name());
             assertEquals("1." + feature.sinceApi(), feature.sinceRelease());
+        }
+    }
+
+    /** docs/ort-versions.md states this table for users: one row per feature, its release, whether javaep implements it. */
+    @Test
+    void theUserDocsStateEachFeaturesVersionAndWhetherJavaepImplementsIt() throws IOException {
+        Map<String, String[]> rows = Files.readAllLines(Path.of("..", "docs", "ort-versions.md")).stream()
+                .filter(line -> line.startsWith("| `"))
+                .map(line -> line.split("\\s*\\|\\s*"))
+                .collect(Collectors.toMap(cells -> cells[1].replace("`", ""), cells -> cells, (a, b) -> a));
+        for (OrtFeature feature : OrtFeature.values()) {
+            String[] cells = rows.get(feature.name());
+            assertTrue(cells != null, "docs/ort-versions.md has no row for " + feature);
+            assertEquals(feature.sinceRelease(), cells[3], feature + ": the release it needs");
+            assertEquals(feature.basis() == OrtFeature.Basis.NEGOTIATED_API ? "negotiated API" : "the runtime's release",
+                    cells[4], feature + ": what decides");
+            assertEquals(feature.implemented() ? "yes" : "**no**", cells[5].replace(" (JavaCpu)", ""), feature + ": implemented");
         }
     }
 }
