@@ -1,6 +1,7 @@
 package dev.javaep.bridge;
 
 import dev.javaep.ort.OrtEpStruct;
+import dev.javaep.ort.OrtFeature;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.EpLogger;
@@ -124,7 +125,8 @@ final class EpBridge {
         for (Node node : view.nodes()) {
             NodeSupport support = bridge.judge(node, failures);
             if (support instanceof NodeSupport.Compiled && !fusesInThisGraph) {
-                support = NodeSupport.declined(DeclineCode.RUNTIME, "ONNX Runtime before 1.26 can give fused nodes in "
+                support = NodeSupport.declined(DeclineCode.RUNTIME, "ONNX Runtime before "
+                        + OrtFeature.FUSED_GROUPS_IN_SUBGRAPHS.sinceRelease() + " can give fused nodes in "
                         + "subgraphs or in a second partitioning pass the same name and then fails the session "
                         + "(\"Conflicting with a registered kernel\"); upgrade ONNX Runtime to run this node on " + epName);
             }
@@ -210,7 +212,7 @@ final class EpBridge {
      * claims are not fused and are unaffected.
      */
     private boolean canFuseIn(MemorySegment graph, Graph view) {
-        if (runtime.runtimeApiVersion() >= 26) {
+        if (runtime.offers(OrtFeature.FUSED_GROUPS_IN_SUBGRAPHS)) {
             return true;
         }
         if (view.nodes().stream().anyMatch(n -> n.assignedEp().equals(provider.name()))) {
@@ -292,7 +294,7 @@ final class EpBridge {
         MemorySegment out = registryOut.reinterpret(ValueLayout.ADDRESS.byteSize());
         out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
         // CallbackStruct leaves this slot NULL below API 24; the check keeps the rule visible here too.
-        if (bridge.runtime.apiVersion() < OrtEpStruct.GetKernelRegistry.since()) {
+        if (!bridge.runtime.offers(OrtFeature.KERNEL_REGISTRY)) {
             return MemorySegment.NULL;
         }
         out.set(ValueLayout.ADDRESS, 0, bridge.registeredKernels());

@@ -1,6 +1,7 @@
 package dev.javaep.bridge;
 
 import dev.javaep.ort.OrtExternalResourceImporterImplStruct;
+import dev.javaep.ort.OrtFeature;
 import dev.javaep.spi.DeviceStream;
 import dev.javaep.spi.ExternalMemoryDescriptor;
 import dev.javaep.spi.ExternalMemoryType;
@@ -89,7 +90,7 @@ final class ImporterBridge {
 
     /** A value an app built against a newer ORT could pass, but this runtime does not define, is refused. */
     private boolean canImport(ExternalMemoryType type) {
-        return type.sinceApi() <= runtime.runtimeApiVersion() && importer.canImportMemory(type);
+        return runtime.offers(OrtFeature.forExternalMemoryHandleType(type.ortValue())) && importer.canImportMemory(type);
     }
 
     private void close() {

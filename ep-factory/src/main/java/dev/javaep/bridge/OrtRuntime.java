@@ -5,6 +5,7 @@ import dev.javaep.ort.OrtApiBase;
 import dev.javaep.ort.OrtEpApi;
 import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.ort.OrtException;
+import dev.javaep.ort.OrtFeature;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -49,5 +50,10 @@ public record OrtRuntime(OrtApi api, OrtEpApi epApi, String ortVersion, MemorySe
      */
     public int runtimeApiVersion() {
         return OrtApiBase.minorVersion(ortVersion);
+    }
+
+    /** Whether javaep uses {@code feature} with this runtime: implemented, and the runtime has it ({@link OrtFeature}). */
+    public boolean offers(OrtFeature feature) {
+        return feature.implemented() && feature.availableIn(apiVersion(), runtimeApiVersion());
     }
 }

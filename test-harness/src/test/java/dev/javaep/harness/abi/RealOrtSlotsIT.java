@@ -1,27 +1,66 @@
 package dev.javaep.harness.abi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javaep.bridge.OrtRuntime;
+import dev.javaep.harness.TestRegistrations;
+import dev.javaep.harness.ort.OrtEnvironment;
 import dev.javaep.harness.ort.OrtHost;
 import dev.javaep.ort.OrtApi;
+import dev.javaep.ort.OrtApiBase;
 import dev.javaep.ort.OrtEpApi;
 import dev.javaep.ort.OrtEpApiSlot;
 import dev.javaep.ort.OrtApiSlot;
+import dev.javaep.ort.OrtFeature;
 import org.junit.jupiter.api.Test;
 
 /**
- * Against the real ORT 1.29 from Maven: the negotiated version, and every slot javaep declares is
- * present in the runtime's table (a NULL or missing slot would mean a wrong index or version). The
- * host integration tests then call these slots for real.
+ * Against the real ORT the build names ({@code -Donnxruntime.version}, 1.29.0 unless the version matrix picks
+ * another): the negotiated version, and every slot javaep declares up to it is present in the runtime's table
+ * (a NULL or missing slot would mean a wrong index or version). The host integration tests then call these
+ * slots for real.
  */
 class RealOrtSlotsIT {
 
+    /** min(API javaep is compiled for, the runtime's minor): the newest both sides know. */
+    private static int expectedApi(String ortVersion) {
+        return Math.min(OrtApi.COMPILED_API_VERSION, OrtApiBase.minorVersion(ortVersion));
+    }
+
     @Test
-    void negotiatesApi29WithOrt129() {
+    void runsTheOrtReleaseTheBuildNames() {
+        String named = System.getProperty("onnxruntime.version");
+        assertNotNull(named, "failsafe passes -Donnxruntime.version to the tests (test-harness/pom.xml)");
+        // A stale unpack of another release in ort.native.dir would show here.
+        assertEquals(named, OrtHost.shared().version(), "the ORT the tests loaded from " + System.getProperty("ort.native.dir"));
+    }
+
+    @Test
+    void hostNegotiatesTheNewestApiBothSidesKnow() {
         OrtHost host = OrtHost.shared();
-        assertEquals("1.29.0", host.version());
-        assertEquals(29, host.api().version());
+        assertEquals(expectedApi(host.version()), host.api().version(), "ORT " + host.version());
+    }
+
+    @Test
+    void javaepNegotiatesTheNewestApiBothSidesKnowAndGatesFeaturesOnIt() {
+        OrtHost host = OrtHost.shared();
+        try (OrtEnvironment env = host.createEnvironment("RealOrtSlotsIT", OrtHost.LogLevel.WARNING)) {
+            TestRegistrations.register(env, "javaep-slots", "JavaCpuExecutionProvider");
+            try {
+                OrtRuntime runtime = OrtRuntime.current();
+                assertEquals(host.version(), runtime.ortVersion());
+                assertEquals(expectedApi(host.version()), runtime.apiVersion(), "javaep's own negotiation in ORT " + host.version());
+                int minor = OrtApiBase.minorVersion(host.version());
+                for (OrtFeature feature : OrtFeature.values()) {
+                    assertEquals(feature.implemented() && minor >= feature.sinceApi(), runtime.offers(feature),
+                            feature + " (since " + feature.sinceRelease() + ") in ORT " + host.version());
+                }
+            } finally {
+                env.unregisterExecutionProviderLibrary("javaep-slots");
+            }
+        }
     }
 
     @Test
@@ -34,7 +73,9 @@ class RealOrtSlotsIT {
         }
         OrtEpApi epApi = new OrtEpApi(api);
         for (OrtEpApiSlot slot : OrtEpApiSlot.values()) {
-            assertTrue(epApi.has(slot), "OrtEpApi::" + slot.name());
+            if (slot.since() <= api.version()) {
+                assertTrue(epApi.has(slot), "OrtEpApi::" + slot.name() + " missing in ORT " + OrtHost.shared().version());
+            }
         }
     }
 
