@@ -456,6 +456,55 @@ class EpDeviceProbeIT {
     }
 
     @Test
+    @Order(10)
+    @Probes(value = {"OrtInteropApi::CreateExternalResourceImporterForDevice", "OrtInteropApi::CanImportMemory",
+            "OrtInteropApi::CanImportSemaphore", "OrtInteropApi::ImportSemaphore", "OrtInteropApi::WaitSemaphore",
+            "OrtInteropApi::SignalSemaphore", "OrtInteropApi::ReleaseExternalSemaphoreHandle",
+            "OrtInteropApi::ReleaseExternalResourceImporter"},
+            rulesOut = "CanImportMemory/CanImportSemaphore (2/6) share a shape: the probe importer takes memory of kind 3"
+                    + " and semaphores of kind 0 only; WaitSemaphore/SignalSemaphore (9/10) too: the importer records"
+                    + " 'wait 77' and 'signal 88' on the app's stream; the fence handle reaches it unchanged")
+    void theProbeImporterIsAskedWhatTheInteropCallsSay() {
+        ProbeDeviceFactory.clearRecords();
+        var interop = Raw.interopApi();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            ok(interop, dev.javaep.ort.OrtInteropApiSlot.CreateExternalResourceImporterForDevice, probeDevice(), out);
+            MemorySegment importer = pointer(out);
+            MemorySegment answer = arena.allocate(ValueLayout.JAVA_BOOLEAN);
+            List<String> answers = new ArrayList<>();
+            for (int kind : new int[] {0, 3}) {
+                ok(interop, dev.javaep.ort.OrtInteropApiSlot.CanImportMemory, importer, kind, answer);
+                answers.add("memory " + kind + " " + answer.get(ValueLayout.JAVA_BOOLEAN, 0));
+                ok(interop, dev.javaep.ort.OrtInteropApiSlot.CanImportSemaphore, importer, kind, answer);
+                answers.add("semaphore " + kind + " " + answer.get(ValueLayout.JAVA_BOOLEAN, 0));
+            }
+            assertEquals(List.of("memory 0 false", "semaphore 0 true", "memory 3 true", "semaphore 3 false"), answers);
+
+            MemorySegment descriptor = arena.allocate(dev.javaep.ort.OrtInteropLayouts.SEMAPHORE_DESCRIPTOR);
+            descriptor.set(JAVA_INT, 0, dev.javaep.ort.OrtInteropLayouts.FIRST_VERSION);
+            descriptor.set(JAVA_INT, 4, 0); // D3D12_FENCE
+            descriptor.set(ADDRESS, 8, MemorySegment.ofAddress(0xfe4ce));
+            ok(interop, dev.javaep.ort.OrtInteropApiSlot.ImportSemaphore, importer, descriptor, out);
+            MemorySegment semaphore = pointer(out);
+
+            MemorySegment streamOptions = Raw.api().createKeyValuePairs(Map.of());
+            ok(ortApi(), OrtApiSlot.CreateSyncStreamForEpDevice, probeDevice(), streamOptions, out);
+            Raw.api().releaseKeyValuePairs(streamOptions);
+            MemorySegment stream = pointer(out);
+            long handle = ((MemorySegment) call(ortApi(), OrtApiSlot.SyncStream_GetHandle, stream)).address();
+            ok(interop, dev.javaep.ort.OrtInteropApiSlot.WaitSemaphore, importer, semaphore, stream, 77L);
+            ok(interop, dev.javaep.ort.OrtInteropApiSlot.SignalSemaphore, importer, semaphore, stream, 88L);
+            call(interop, dev.javaep.ort.OrtInteropApiSlot.ReleaseExternalSemaphoreHandle, semaphore);
+            call(interop, dev.javaep.ort.OrtInteropApiSlot.ReleaseExternalResourceImporter, importer);
+            call(ortApi(), OrtApiSlot.ReleaseSyncStream, stream);
+            String on = " on 0x" + Long.toHexString(handle);
+            assertEquals(List.of("create", "import D3D12_FENCE 0xfe4ce", "wait 77" + on, "signal 88" + on, "release semaphore",
+                    "close"), List.copyOf(ProbeDeviceFactory.IMPORTER_EVENTS));
+        }
+    }
+
+    @Test
     @Order(100)
     @Probes(value = {"OrtApi::UnregisterExecutionProviderLibrary"},
             rulesOut = "the probe device is gone afterwards, ORT's CPU device stays")

@@ -8,9 +8,16 @@ import dev.javaep.spi.DeviceOffer;
 import dev.javaep.spi.DeviceStream;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.ExecutionProviderFactory;
+import dev.javaep.spi.ExternalMemoryDescriptor;
+import dev.javaep.spi.ExternalMemoryType;
+import dev.javaep.spi.ExternalResourceImporter;
+import dev.javaep.spi.ExternalSemaphoreDescriptor;
+import dev.javaep.spi.ExternalSemaphoreType;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.HardwareDevice;
 import dev.javaep.spi.HardwareDeviceType;
+import dev.javaep.spi.ImportedMemory;
+import dev.javaep.spi.ImportedSemaphore;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.MemoryKind;
 import dev.javaep.spi.MemoryLocation;
@@ -33,7 +40,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A device EP on no real device, for probing the device half of the ABI on any machine: it offers a GPU that
  * ORT did not discover (vendor 0x4a45, device 0x7e57), one memory space of that "GPU" backed by host memory,
- * a data transfer that copies with memcpy, streams with handles the test can recognise, and a compiled Sub.
+ * a data transfer that copies with memcpy, streams with handles the test can recognise, a compiled Sub, and an
+ * importer of D3D12 fences that records what it is asked.
  * Every value it hands to ORT is distinct, and everything ORT does with it is recorded, so probes can read back
  * which function a slot really called. Listed in the test classes' {@code META-INF/services}.
  */
@@ -66,6 +74,8 @@ public final class ProbeDeviceFactory implements ExecutionProviderFactory {
     /** "inputs/outputs" as the kernel context counted them, per Compute. */
     public static final Queue<String> COMPUTE_ARITIES = new ConcurrentLinkedQueue<>();
     public static final Queue<Map<String, String>> SESSION_OPTIONS = new ConcurrentLinkedQueue<>();
+    /** What the importer was asked, in words: "import D3D12_FENCE 0x...", "wait 77 on 0x5150", ... */
+    public static final Queue<String> IMPORTER_EVENTS = new ConcurrentLinkedQueue<>();
 
     private static final AtomicLong NEXT_STREAM = new AtomicLong(FIRST_STREAM_HANDLE);
     private static final Map<Long, Arena> LIVE = new ConcurrentHashMap<>();
@@ -78,6 +88,7 @@ public final class ProbeDeviceFactory implements ExecutionProviderFactory {
         COMPUTE_STREAMS.clear();
         COMPUTE_ARITIES.clear();
         SESSION_OPTIONS.clear();
+        IMPORTER_EVENTS.clear();
     }
 
     @Override
@@ -184,6 +195,63 @@ public final class ProbeDeviceFactory implements ExecutionProviderFactory {
                 STREAMS_CLOSED.add(handle);
             }
         };
+    }
+
+    /**
+     * An importer that takes VK_MEMORY_OPAQUE_FD memory (but imports none: the CPU importer's tests cover memory)
+     * and D3D12 fences, whose waits and signals it records: the answers differ per kind, so a probe sees which of
+     * ORT's same-shaped functions reached it.
+     */
+    @Override
+    public Optional<ExternalResourceImporter> createImporter(DeviceOffer offer) {
+        IMPORTER_EVENTS.add("create");
+        return Optional.of(new ExternalResourceImporter() {
+            @Override
+            public boolean canImportMemory(ExternalMemoryType type) {
+                return type == ExternalMemoryType.VK_MEMORY_OPAQUE_FD;
+            }
+
+            @Override
+            public boolean canImportSemaphore(ExternalSemaphoreType type) {
+                return type == ExternalSemaphoreType.D3D12_FENCE;
+            }
+
+            @Override
+            public ImportedMemory importMemory(ExternalMemoryDescriptor descriptor) {
+                throw new UnsupportedOperationException("the probe importer imports no memory");
+            }
+
+            @Override
+            public ImportedSemaphore importSemaphore(ExternalSemaphoreDescriptor descriptor) {
+                IMPORTER_EVENTS.add("import " + descriptor.type() + " 0x" + Long.toHexString(descriptor.nativeHandle()));
+                return new ImportedSemaphore() {
+                    @Override
+                    public ExternalSemaphoreType type() {
+                        return descriptor.type();
+                    }
+
+                    @Override
+                    public void close() {
+                        IMPORTER_EVENTS.add("release semaphore");
+                    }
+                };
+            }
+
+            @Override
+            public void waitSemaphore(ImportedSemaphore semaphore, DeviceStream stream, long value) {
+                IMPORTER_EVENTS.add("wait " + value + " on 0x" + Long.toHexString(stream.handle()));
+            }
+
+            @Override
+            public void signalSemaphore(ImportedSemaphore semaphore, DeviceStream stream, long value) {
+                IMPORTER_EVENTS.add("signal " + value + " on 0x" + Long.toHexString(stream.handle()));
+            }
+
+            @Override
+            public void close() {
+                IMPORTER_EVENTS.add("close");
+            }
+        });
     }
 
     @Override
