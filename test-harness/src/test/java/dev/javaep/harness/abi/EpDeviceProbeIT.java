@@ -145,8 +145,12 @@ class EpDeviceProbeIT {
         return pointer(out);
     }
 
-    /** A session on the probe device EP, with one EP option. */
+    /** A session of the Sub model on the probe device EP, with one EP option. */
     private static MemorySegment session(Arena arena) {
+        return session(arena, model);
+    }
+
+    private static MemorySegment session(Arena arena, byte[] model) {
         MemorySegment options = arena.allocate(ADDRESS);
         ok(ortApi(), OrtApiSlot.CreateSessionOptions, options);
         ok(ortApi(), OrtApiSlot.SessionOptionsAppendExecutionProvider_V2, pointer(options), env.handle(),
@@ -287,13 +291,11 @@ class EpDeviceProbeIT {
 
     @Test
     @Order(5)
-    @Probes(value = {"OrtApi::SessionOptionsAppendExecutionProvider_V2", "OrtApi::SessionGetEpDeviceForInputs",
-            "OrtApi::SessionGetEpDeviceForOutputs", "OrtApi::KernelContext_GetInputCount", "OrtApi::KernelContext_GetOutputCount",
+    @Probes(value = {"OrtApi::SessionOptionsAppendExecutionProvider_V2", "OrtApi::KernelContext_GetInputCount", "OrtApi::KernelContext_GetOutputCount",
             "OrtApi::KernelContext_GetInput", "OrtApi::KernelContext_GetOutput", "OrtApi::KernelContext_GetGPUComputeStream",
             "OrtEpApi::EpGraphSupportInfo_AddNodesToFuse"},
             rulesOut = "the EP option reaches the factory; the claimed Sub runs in the probe EP (2 inputs, 1 output, in"
-                    + " order: swapped inputs give negative numbers) on a stream the factory made; EpDeviceForInputs"
-                    + " fills 2 entries, EpDeviceForOutputs 1")
+                    + " order: swapped inputs give negative numbers) on a stream the factory made")
     void aSessionOnTheProbeDeviceRunsSubThereAndCopiesThroughItsDataTransfer() {
         ProbeDeviceFactory.clearRecords();
         try (Arena arena = Arena.ofConfined()) {
@@ -311,24 +313,48 @@ class EpDeviceProbeIT {
                     && copies.stream().anyMatch(c -> c.from().equals(ProbeDeviceFactory.MEMORY) && c.bytes() == 24),
                     () -> "inputs in, the difference out: " + copies);
 
-            for (OrtApiSlot slot : List.of(OrtApiSlot.SessionGetEpDeviceForInputs, OrtApiSlot.SessionGetEpDeviceForOutputs)) {
-                MemorySegment devices = arena.allocate(ADDRESS, 3);
-                MemorySegment status = (MemorySegment) call(ortApi(), slot, session, devices, 3L);
-                long listed = slot == OrtApiSlot.SessionGetEpDeviceForInputs ? 2 : 1;
-                if (!status.equals(MemorySegment.NULL)) {
-                    Raw.api().toException(status); // refuses a count that is not the list's: ask for exactly that
-                    ok(ortApi(), slot, session, devices, listed);
-                    assertEquals(listed, Raw.pointers(devices, listed).stream().filter(probeDevice()::equals).count(), slot.name());
-                } else {
-                    assertEquals(listed, Raw.pointers(devices, 3).stream().filter(probeDevice()::equals).count(), slot.name());
-                }
-            }
             call(ortApi(), OrtApiSlot.ReleaseSession, session);
         }
     }
 
     @Test
     @Order(6)
+    @Probes(value = {"OrtApi::SessionGetMemoryInfoForInputs", "OrtApi::SessionGetMemoryInfoForOutputs",
+            "OrtApi::SessionGetEpDeviceForInputs", "OrtApi::SessionGetEpDeviceForOutputs"},
+            rulesOut = "the For*Inputs/For*Outputs pairs (380/381, 382/396) share shapes: here the inputs go to the probe"
+                    + " device's Sub and the output comes from a Relu on ORT's CPU EP, so inputs read the probe device and"
+                    + " its memory, the output the CPU")
+    void inputsAndOutputsOfAMixedSessionLiveWhereTheirEpsAre() {
+        byte[] mixed = new OnnxModelWriter("probe_device_then_cpu")
+                .input("minuend", ElementType.FLOAT, Dim.param("N"), Dim.of(3))
+                .input("subtrahend", ElementType.FLOAT, Dim.of(3))
+                .output("rectified", ElementType.FLOAT, Dim.param("N"), Dim.of(3))
+                .node("Sub", List.of("minuend", "subtrahend"), List.of("difference"))
+                .node("Relu", List.of("difference"), List.of("rectified"))
+                .toByteArray();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment session = session(arena, mixed);
+            MemorySegment infos = arena.allocate(ADDRESS, 2);
+            ok(ortApi(), OrtApiSlot.SessionGetMemoryInfoForInputs, session, infos, 2L);
+            assertEquals(List.of(ProbeDeviceFactory.MEMORY_NAME, ProbeDeviceFactory.MEMORY_NAME),
+                    Raw.pointers(infos, 2).stream().map(info -> memoryInfoName(arena, info)).toList());
+            ok(ortApi(), OrtApiSlot.SessionGetMemoryInfoForOutputs, session, infos, 1L);
+            assertEquals("Cpu", memoryInfoName(arena, infos.get(ADDRESS, 0)));
+
+            MemorySegment devices = arena.allocate(ADDRESS, 2);
+            ok(ortApi(), OrtApiSlot.SessionGetEpDeviceForInputs, session, devices, 2L);
+            assertEquals(List.of(probeDevice(), probeDevice()), Raw.pointers(devices, 2));
+            devices.set(ADDRESS, 0, MemorySegment.ofAddress(0x5a5a));
+            ok(ortApi(), OrtApiSlot.SessionGetEpDeviceForOutputs, session, devices, 1L);
+            MemorySegment outputDevice = devices.get(ADDRESS, 0);
+            assertTrue(!outputDevice.equals(probeDevice()) && outputDevice.address() != 0x5a5a,
+                    () -> "the output's EP device is ORT's CPU EP's or none, and was written: " + outputDevice);
+            call(ortApi(), OrtApiSlot.ReleaseSession, session);
+        }
+    }
+
+    @Test
+    @Order(7)
     @Probes(value = {"OrtApi::CreateAllocator", "OrtApi::ReleaseAllocator", "OrtApi::GetSharedAllocator"},
             rulesOut = "both allocators allocate through the probe factory's DeviceAllocator (it records 4096 and 8192"
                     + " bytes); AddSessionConfigEntry (130) and CreateSharedAllocator (375) would not")
@@ -356,7 +382,7 @@ class EpDeviceProbeIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     @Probes(value = {"OrtApi::CreateSyncStreamForEpDevice", "OrtApi::SyncStream_GetHandle", "OrtApi::ReleaseSyncStream",
             "OrtApi::CopyTensors", "OrtApi::RunOptionsSetSyncStream", "OrtEpApi::SyncStream_GetImpl",
             "OrtEpApi::SyncStream_GetSyncId", "OrtEpApi::GetSyncIdForLastWaitOnSyncStream"},
@@ -414,7 +440,7 @@ class EpDeviceProbeIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     @Probes(value = {"OrtApi::Logger_GetLoggingSeverityLevel", "OrtApi::Logger_LogMessage"},
             rulesOut = "the default logger javaep got at registration reports each severity the environment is set to"
                     + " (Logger_LogMessage (247), its neighbour, returns no level). Logger_LogMessage is probed weakly: it"
@@ -440,7 +466,7 @@ class EpDeviceProbeIT {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     @Probes(value = {"OrtEpApi::GetEnvConfigEntries"},
             rulesOut = "weak: returns a readable OrtKeyValuePairs (this process's environment has no config entries);"
                     + " ReleaseKernelImpl (48) before it takes an OrtKernelImpl")
@@ -456,14 +482,15 @@ class EpDeviceProbeIT {
     }
 
     @Test
-    @Order(10)
-    @Probes(value = {"OrtInteropApi::CreateExternalResourceImporterForDevice", "OrtInteropApi::CanImportMemory",
+    @Order(11)
+    @Probes(value = {"OrtApi::GetInteropApi", "OrtInteropApi::CreateExternalResourceImporterForDevice", "OrtInteropApi::CanImportMemory",
             "OrtInteropApi::CanImportSemaphore", "OrtInteropApi::ImportSemaphore", "OrtInteropApi::WaitSemaphore",
             "OrtInteropApi::SignalSemaphore", "OrtInteropApi::ReleaseExternalSemaphoreHandle",
             "OrtInteropApi::ReleaseExternalResourceImporter"},
             rulesOut = "CanImportMemory/CanImportSemaphore (2/6) share a shape: the probe importer takes memory of kind 3"
                     + " and semaphores of kind 0 only; WaitSemaphore/SignalSemaphore (9/10) too: the importer records"
-                    + " 'wait 77' and 'signal 88' on the app's stream; the fence handle reaches it unchanged")
+                    + " 'wait 77' and 'signal 88' on the app's stream; the fence handle reaches it unchanged. GetInteropApi"
+                    + " (395) returned the table all of this went through")
     void theProbeImporterIsAskedWhatTheInteropCallsSay() {
         ProbeDeviceFactory.clearRecords();
         var interop = Raw.interopApi();
@@ -480,6 +507,9 @@ class EpDeviceProbeIT {
                 answers.add("semaphore " + kind + " " + answer.get(ValueLayout.JAVA_BOOLEAN, 0));
             }
             assertEquals(List.of("memory 0 false", "semaphore 0 true", "memory 3 true", "semaphore 3 false"), answers);
+            ok(interop, dev.javaep.ort.OrtInteropApiSlot.CanImportMemory, importer, 4, answer);
+            assertEquals(runtimeMinor() >= 30, answer.get(ValueLayout.JAVA_BOOLEAN, 0),
+                    "HOST_ALLOCATION (4, API 30, beyond the generated declaration) reaches the importer from ORT 1.30 on");
 
             MemorySegment descriptor = arena.allocate(dev.javaep.ort.OrtInteropLayouts.SEMAPHORE_DESCRIPTOR);
             descriptor.set(JAVA_INT, 0, dev.javaep.ort.OrtInteropLayouts.FIRST_VERSION);
@@ -501,6 +531,59 @@ class EpDeviceProbeIT {
             String on = " on 0x" + Long.toHexString(handle);
             assertEquals(List.of("create", "import D3D12_FENCE 0xfe4ce", "wait 77" + on, "signal 88" + on, "release semaphore",
                     "close"), List.copyOf(ProbeDeviceFactory.IMPORTER_EVENTS));
+        }
+    }
+
+    private static int runtimeMinor() {
+        return Integer.parseInt(OrtHost.shared().version().split("\\.")[1]);
+    }
+
+    @Test
+    @Order(12)
+    @Probes(value = {"OrtInteropApi::ImportMemory", "OrtInteropApi::CreateTensorFromMemory",
+            "OrtInteropApi::ReleaseExternalMemoryHandle"},
+            rulesOut = "ImportMemory (3) and ImportSemaphore (7) share a shape: the importer records a memory import with"
+                    + " the descriptor's fd, size and offset; the tensor lies at the mapped block plus the tensor"
+                    + " offset, in the probe device's memory; ReleaseExternalMemoryHandle (4) vs"
+                    + " ReleaseExternalSemaphoreHandle (8): the memory is released once handle and tensor are gone")
+    void importedMemoryBecomesATensorOfTheProbeDevice() {
+        ProbeDeviceFactory.clearRecords();
+        var interop = Raw.interopApi();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            ok(interop, dev.javaep.ort.OrtInteropApiSlot.CreateExternalResourceImporterForDevice, probeDevice(), out);
+            MemorySegment importer = pointer(out);
+            MemorySegment memory = arena.allocate(dev.javaep.ort.OrtInteropLayouts.MEMORY_DESCRIPTOR);
+            memory.set(JAVA_INT, 0, dev.javaep.ort.OrtInteropLayouts.FIRST_VERSION);
+            memory.set(JAVA_INT, 4, 3); // VK_MEMORY_OPAQUE_FD: the probe importer never touches the fd
+            memory.set(ADDRESS, 8, MemorySegment.ofAddress(987_654));
+            memory.set(JAVA_LONG, 16, 4096);
+            memory.set(JAVA_LONG, 24, 1024);
+            ok(interop, dev.javaep.ort.OrtInteropApiSlot.ImportMemory, importer, memory, out);
+            MemorySegment handle = pointer(out);
+            String imported = ProbeDeviceFactory.IMPORTER_EVENTS.stream().filter(e -> e.startsWith("import memory")).findFirst()
+                    .orElseThrow(() -> new AssertionError(ProbeDeviceFactory.IMPORTER_EVENTS));
+            assertTrue(imported.startsWith("import memory VK_MEMORY_OPAQUE_FD 987654 4096 1024 at 0x"), imported);
+            long mapped = Long.parseLong(imported.substring(imported.lastIndexOf("0x") + 2), 16);
+
+            MemorySegment tensorDescriptor = arena.allocate(dev.javaep.ort.OrtInteropLayouts.TENSOR_DESCRIPTOR);
+            tensorDescriptor.set(JAVA_INT, 0, dev.javaep.ort.OrtInteropLayouts.FIRST_VERSION);
+            tensorDescriptor.set(JAVA_INT, 4, 1); // FLOAT
+            tensorDescriptor.set(ADDRESS, 8, arena.allocateFrom(JAVA_LONG, 2, 3));
+            tensorDescriptor.set(JAVA_LONG, 16, 2);
+            tensorDescriptor.set(JAVA_LONG, 24, 64);
+            ok(interop, dev.javaep.ort.OrtInteropApiSlot.CreateTensorFromMemory, importer, handle, tensorDescriptor, out);
+            MemorySegment tensor = pointer(out);
+            ok(ortApi(), OrtApiSlot.GetTensorMutableData, tensor, out);
+            assertEquals(mapped + 64, pointer(out).address(), "the tensor starts 64 bytes into the imported block");
+            ok(ortApi(), OrtApiSlot.GetTensorMemoryInfo, tensor, out);
+            assertEquals(ProbeDeviceFactory.MEMORY_NAME, memoryInfoName(arena, pointer(out)));
+
+            call(interop, dev.javaep.ort.OrtInteropApiSlot.ReleaseExternalMemoryHandle, handle);
+            assertTrue(!ProbeDeviceFactory.IMPORTER_EVENTS.contains("release memory"), "the tensor still uses the memory");
+            call(ortApi(), OrtApiSlot.ReleaseValue, tensor);
+            assertTrue(ProbeDeviceFactory.IMPORTER_EVENTS.contains("release memory"), ProbeDeviceFactory.IMPORTER_EVENTS::toString);
+            call(interop, dev.javaep.ort.OrtInteropApiSlot.ReleaseExternalResourceImporter, importer);
         }
     }
 

@@ -80,8 +80,8 @@ class MemoryProbeIT {
             assertEquals(OrtErrorCode.INVALID_ARGUMENT, refused.code(), refused::getMessage);
             assertTrue(refused.getMessage().contains("not supported"), refused::getMessage);
         }
-        String longName = Raw.large(16 * 1024);
-        Raw.assertReleased("memory infos with a 16 KiB name", 1000, longName.length(), () -> {
+        String longName = Raw.large(64 * 1024);
+        Raw.assertReleased("memory infos with a 64 KiB name", 1000, longName.length(), () -> {
             try (Arena arena = Arena.ofConfined()) {
                 call(ortApi(), OrtApiSlot.ReleaseMemoryInfo, createV2(arena, longName, DEVICE_GPU, NVIDIA, 1, 0));
             }

@@ -198,9 +198,9 @@ public final class ProbeDeviceFactory implements ExecutionProviderFactory {
     }
 
     /**
-     * An importer that takes VK_MEMORY_OPAQUE_FD memory (but imports none: the CPU importer's tests cover memory)
-     * and D3D12 fences, whose waits and signals it records: the answers differ per kind, so a probe sees which of
-     * ORT's same-shaped functions reached it.
+     * An importer that takes VK_MEMORY_OPAQUE_FD and HOST_ALLOCATION memory (an "import" is a fresh host block of
+     * the mapped size; the fd is never touched) and D3D12 fences, whose waits and signals it records: the answers
+     * differ per kind, so a probe sees which of ORT's same-shaped functions reached it.
      */
     @Override
     public Optional<ExternalResourceImporter> createImporter(DeviceOffer offer) {
@@ -208,7 +208,7 @@ public final class ProbeDeviceFactory implements ExecutionProviderFactory {
         return Optional.of(new ExternalResourceImporter() {
             @Override
             public boolean canImportMemory(ExternalMemoryType type) {
-                return type == ExternalMemoryType.VK_MEMORY_OPAQUE_FD;
+                return type == ExternalMemoryType.VK_MEMORY_OPAQUE_FD || type == ExternalMemoryType.HOST_ALLOCATION;
             }
 
             @Override
@@ -218,7 +218,27 @@ public final class ProbeDeviceFactory implements ExecutionProviderFactory {
 
             @Override
             public ImportedMemory importMemory(ExternalMemoryDescriptor descriptor) {
-                throw new UnsupportedOperationException("the probe importer imports no memory");
+                Arena block = Arena.ofShared();
+                MemorySegment mapped = block.allocate(descriptor.mappedBytes(), 64);
+                IMPORTER_EVENTS.add("import memory " + descriptor.type() + " " + descriptor.nativeHandle() + " "
+                        + descriptor.sizeBytes() + " " + descriptor.offsetBytes() + " at 0x" + Long.toHexString(mapped.address()));
+                return new ImportedMemory() {
+                    @Override
+                    public long address() {
+                        return mapped.address();
+                    }
+
+                    @Override
+                    public long byteSize() {
+                        return mapped.byteSize();
+                    }
+
+                    @Override
+                    public void close() {
+                        IMPORTER_EVENTS.add("release memory");
+                        block.close();
+                    }
+                };
             }
 
             @Override

@@ -90,7 +90,7 @@ final class Raw {
      * (JIT, class data) stay far below the threshold.
      */
     static void assertReleased(String what, int times, long bytesEach, Runnable createAndRelease) {
-        for (int i = 0; i < 200; i++) {
+        for (int i = 0; i < 500; i++) {
             createAndRelease.run(); // warm the JIT, ORT's lazily created singletons and malloc's arenas
         }
         long before = ProcessMemory.mallocInUseBytes();

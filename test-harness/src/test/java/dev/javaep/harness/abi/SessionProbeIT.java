@@ -408,41 +408,4 @@ class SessionProbeIT {
             call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
         }
     }
-
-    @Test
-    @Probes(value = {"OrtApi::SessionGetMemoryInfoForInputs", "OrtApi::SessionGetMemoryInfoForOutputs"},
-            rulesOut = "ForInputs/ForOutputs (380/381) share a shape and give the CPU here: asked for 3 entries, the one"
-                    + " for inputs fills 2 (minuend, subtrahend), the one for outputs 1 (difference)")
-    void memoryInfosForInputsAndOutputsFillOneEntryPerListMember() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment options = sessionOptions(arena);
-            MemorySegment session = sessionFromArray(arena, options);
-            for (OrtApiSlot slot : List.of(OrtApiSlot.SessionGetMemoryInfoForInputs, OrtApiSlot.SessionGetMemoryInfoForOutputs)) {
-                MemorySegment infos = arena.allocate(ADDRESS, 3);
-                long written = slot == OrtApiSlot.SessionGetMemoryInfoForInputs ? 2 : 1;
-                ok(ortApi(), slot, session, infos, written);
-                for (MemorySegment info : Raw.pointers(infos, written)) {
-                    MemorySegment name = arena.allocate(ADDRESS);
-                    ok(ortApi(), OrtApiSlot.MemoryInfoGetName, info, name);
-                    assertEquals("Cpu", string(pointer(name)), slot.name());
-                }
-                MemorySegment sentinel = MemorySegment.ofAddress(0x5a5a);
-                for (int i = 0; i < 3; i++) {
-                    infos.setAtIndex(ADDRESS, i, sentinel);
-                }
-                MemorySegment status = (MemorySegment) call(ortApi(), slot, session, infos, 3L);
-                if (status.equals(MemorySegment.NULL)) {
-                    // ORT fills as many entries as the list has and clears (or leaves) the rest
-                    List<MemorySegment> entries = Raw.pointers(infos, 3);
-                    assertEquals(written, entries.stream().filter(e -> !e.equals(sentinel) && !e.equals(MemorySegment.NULL)).count(),
-                            slot.name() + " " + entries);
-                } else {
-                    OrtException refused = Raw.api().toException(status);
-                    assertEquals(OrtErrorCode.INVALID_ARGUMENT, refused.code(), refused::getMessage);
-                }
-            }
-            call(ortApi(), OrtApiSlot.ReleaseSession, session);
-            call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
-        }
-    }
 }
