@@ -51,6 +51,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ProbeVersionCondition.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@SuppressWarnings("restricted") // raw pointers from ORT are what a probe reads
 class EpDeviceProbeIT {
     private static final String REGISTRATION = "javaep-abi-probes";
     private static final int GPU = 1;

@@ -52,6 +52,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * distinct. JavaCpu runs first and takes the one Relu, so the probe EP is shown one node assigned elsewhere.
  */
 @ExtendWith(ProbeVersionCondition.class)
+@SuppressWarnings("restricted") // raw pointers from ORT are what a probe reads
 class GraphProbeIT {
     private static final String REGISTRATION = "javaep-graph-probes";
     // OrtOpAttrType
@@ -246,8 +247,7 @@ class GraphProbeIT {
             MemorySegment value = pointer(out);
             long bytes = sizeOut(arena, OrtApiSlot.GetTensorSizeInBytes, value);
             ok(ortApi(), OrtApiSlot.GetTensorData, value, out);
-            constants.put(name, List.of(java.util.Arrays.stream(pointer(out).reinterpret(bytes).toArray(JAVA_LONG)).boxed()
-                    .toArray()));
+            constants.put(name, java.util.Arrays.stream(pointer(out).reinterpret(bytes).toArray(JAVA_LONG)).boxed().toList());
         }
         return constants;
     }

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * 34..39, unbound by javaep, indices from the cross-checked table).
  */
 @ExtendWith(ProbeVersionCondition.class)
+@SuppressWarnings("restricted") // raw pointers from ORT are what a probe reads
 class KernelDefProbeIT {
     private static final ProbedSlots.Observer GET_OPERATOR_TYPE = observer("KernelDef_GetOperatorType",
             FunctionDescriptor.of(ADDRESS, ADDRESS));

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * that read a neighbouring field would return the wrong number.
  */
 @ExtendWith(ProbeVersionCondition.class)
+@SuppressWarnings("restricted") // raw pointers from ORT are what a probe reads
 class MemoryProbeIT {
     // OrtAllocatorType, OrtMemType, OrtMemoryInfoDeviceType, OrtDeviceMemoryType
     private static final int DEVICE_ALLOCATOR = 0;

@@ -45,6 +45,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Every value it hands to ORT is distinct, and everything ORT does with it is recorded, so probes can read back
  * which function a slot really called. Listed in the test classes' {@code META-INF/services}.
  */
+@SuppressWarnings("restricted") // raw pointers from ORT are what a probe reads
 public final class ProbeDeviceFactory implements ExecutionProviderFactory {
     public static final String NAME = "JavaProbeDeviceExecutionProvider";
     public static final String VENDOR = "javaep-probe-vendor";

@@ -18,6 +18,7 @@ import java.util.List;
  * probe chose, so the result shows which function the slot really is. Nothing here goes through javaep's typed
  * wrappers: a probe of {@code MemoryInfoGetId} is one call of that slot.
  */
+@SuppressWarnings("restricted") // raw pointers from ORT are what a probe reads
 final class Raw {
     private static volatile FunctionTable epApi;
 

@@ -17,7 +17,6 @@ import dev.javaep.harness.onnx.OnnxModelWriter;
 import dev.javaep.harness.ort.OrtEnvironment;
 import dev.javaep.harness.ort.OrtHost;
 import dev.javaep.ort.OrtApiSlot;
-import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.ort.OrtException;
 import dev.javaep.ort.Platform;
 import dev.javaep.spi.ElementType;
@@ -43,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * read as inputs, or a name from the wrong list all show.
  */
 @ExtendWith(ProbeVersionCondition.class)
+@SuppressWarnings("restricted") // raw pointers from ORT are what a probe reads
 class SessionProbeIT {
     /** {@code OrtApi::RunOptionsGetRunTag} (45): reads back what {@code RunOptionsSetRunTag} (42) set. */
     private static final ProbedSlots.Observer GET_RUN_TAG = ProbedSlots.Observer.of("ortapi-slots.tsv", "RunOptionsGetRunTag", 1,

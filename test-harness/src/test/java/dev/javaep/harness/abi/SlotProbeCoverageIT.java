@@ -28,7 +28,7 @@ class SlotProbeCoverageIT {
             "OrtApi::KernelContext_GetSyncStream", "bound but never called by javaep: a kernel's stream comes from"
                     + " KernelContext_GetGPUComputeStream (probed)",
             "OrtApi::KernelContext_GetAllocator", "bound but never called by javaep: kernels get their outputs from"
-                    + " KernelContext_GetOutput (probed) and scratch memory from the EP's own allocator",
+                    + " KernelContext_GetOutput (probed); javaep's EPs allocate their scratch memory themselves",
             "OrtEpApi::NodeComputeContext_NodeName", "bound but never called by javaep: Compile names the fused node"
                     + " through Node_GetName (probed)",
             "OrtEpApi::ReleaseEpDevice", "called only to undo an OrtEpDevice when registering its memory infos fails;"

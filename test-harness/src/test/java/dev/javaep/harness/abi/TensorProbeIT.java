@@ -32,6 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * count (30), byte size (240), dims and data address are all different numbers.
  */
 @ExtendWith(ProbeVersionCondition.class)
+@SuppressWarnings("restricted") // raw pointers from ORT are what a probe reads
 class TensorProbeIT {
     private static final int INT64 = 7;
     private static final int FLOAT = 1;
