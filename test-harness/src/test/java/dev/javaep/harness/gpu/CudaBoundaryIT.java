@@ -1,12 +1,10 @@
 package dev.javaep.harness.gpu;
 
+import dev.javaep.harness.JavaepRegistration;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.harness.TestPaths;
 import dev.javaep.harness.ort.EpDevice;
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.OrtHost;
 import dev.javaep.harness.ort.Session;
 import dev.javaep.harness.ort.SessionOptions;
 import dev.javaep.harness.ort.TensorData;
@@ -16,10 +14,9 @@ import dev.javaep.harness.partition.PartitionMatrix;
 import dev.javaep.ort.OrtException;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The root cause of issue 11's GPU fault, on the real device: without JavaCuda's own MemcpyFromHost kernel
@@ -32,31 +29,20 @@ import org.junit.jupiter.api.Test;
 @Tag("gpu")
 class CudaBoundaryIT {
     private static final String REGISTRATION = "javaep-cuda-boundary";
-    private static OrtEnvironment env;
+    @RegisterExtension
+    static final JavaepRegistration JAVAEP = new JavaepRegistration(REGISTRATION);
 
-    @BeforeAll
-    static void register() {
-        env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.ERROR);
-        env.registerExecutionProviderLibrary(REGISTRATION, TestPaths.loaderLibrary());
-    }
 
-    @AfterAll
-    static void unregister() {
-        if (env != null) {
-            env.unregisterExecutionProviderLibrary(REGISTRATION);
-            env.close();
-        }
-    }
 
     @Test
     void aHostPointerIsRefusedWithAStatusAndTheContextSurvives() {
-        EpDevice device = CudaGpu.device(env);
+        EpDevice device = CudaGpu.device(JAVAEP.env());
         Case issue = PartitionCases.issueModel();
         Map<String, TensorData> inputs = issue.inputSets().getFirst();
         System.setProperty("javaep.cuda.copyKernels", "false");
         String message;
-        try (SessionOptions options = env.createSessionOptions().appendExecutionProvider(List.of(device), Map.of());
-             Session session = env.createSession(issue.bytes(), options)) {
+        try (SessionOptions options = JAVAEP.env().createSessionOptions().appendExecutionProvider(List.of(device), Map.of());
+             Session session = JAVAEP.env().createSession(issue.bytes(), options)) {
             OrtException refused = assertThrows(OrtException.class, () -> session.run(inputs),
                     "without its copy kernels JavaCuda must be handed a host pointer (ORT PR #27272) and refuse it");
             message = refused.getMessage();
@@ -67,7 +53,7 @@ class CudaBoundaryIT {
         assertTrue(message.contains("got input") && message.contains("CPU"), message);
 
         // The context is alive: the same model, with the copy kernels, gives ORT CPU's outputs (runOnEp asserts it).
-        PartitionMatrix matrix = new PartitionMatrix(env, device);
+        PartitionMatrix matrix = new PartitionMatrix(JAVAEP.env(), device);
         matrix.runOnEp(issue, false, matrix.reference(issue));
         System.out.println("[CudaBoundaryIT] with copy kernels: the issue model equals ORT CPU on " + device.epName());
     }

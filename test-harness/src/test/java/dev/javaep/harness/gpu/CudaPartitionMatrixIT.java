@@ -1,19 +1,16 @@
 package dev.javaep.harness.gpu;
 
-import dev.javaep.harness.TestPaths;
+import dev.javaep.harness.JavaepRegistration;
 import dev.javaep.harness.ort.EpDevice;
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.OrtHost;
 import dev.javaep.harness.partition.PartitionCases;
 import dev.javaep.harness.partition.PartitionCases.Case;
 import dev.javaep.harness.partition.PartitionMatrix;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,21 +26,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CudaPartitionMatrixIT {
     private static final String REGISTRATION = "javaep-cuda-partition-matrix";
 
-    private static OrtEnvironment env;
+    @RegisterExtension
+    static final JavaepRegistration JAVAEP = new JavaepRegistration(REGISTRATION);
 
-    @BeforeAll
-    static void register() {
-        env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.ERROR);
-        env.registerExecutionProviderLibrary(REGISTRATION, TestPaths.loaderLibrary());
-    }
 
-    @AfterAll
-    static void unregister() {
-        if (env != null) {
-            env.unregisterExecutionProviderLibrary(REGISTRATION);
-            env.close();
-        }
-    }
 
     static List<Case> cases() {
         return PartitionCases.all();
@@ -52,13 +38,13 @@ class CudaPartitionMatrixIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void givesOrtCpuOutputsWithTheExpectedClaims(Case c) {
-        EpDevice device = CudaGpu.device(env); // skips each case, with the reason, without a usable GPU
-        new PartitionMatrix(env, device).check(c);
+        EpDevice device = CudaGpu.device(JAVAEP.env()); // skips each case, with the reason, without a usable GPU
+        new PartitionMatrix(JAVAEP.env(), device).check(c);
     }
 
     /** ORT's profiler sees the 16-node chain as one JavaCuda node: one kernel event per Run. */
     @Test
     void theChainIsOneCompiledNodePerRunInOrtsProfile(@TempDir Path dir) throws IOException {
-        new PartitionMatrix(env, CudaGpu.device(env)).checkOneNodePerRunInProfile(PartitionCases.chain16(), dir);
+        new PartitionMatrix(JAVAEP.env(), CudaGpu.device(JAVAEP.env())).checkOneNodePerRunInProfile(PartitionCases.chain16(), dir);
     }
 }

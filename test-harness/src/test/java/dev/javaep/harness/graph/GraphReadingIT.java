@@ -1,5 +1,6 @@
 package dev.javaep.harness.graph;
 
+import dev.javaep.harness.JavaepRegistration;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -9,13 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.bridge.CapabilityReports;
 import dev.javaep.harness.TestPaths;
-import dev.javaep.harness.TestRegistrations;
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
 import dev.javaep.harness.onnx.OnnxTensorData;
-import dev.javaep.harness.ort.EpDevice;
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.OrtHost;
 import dev.javaep.harness.ort.Session;
 import dev.javaep.harness.ort.SessionOptions;
 import dev.javaep.harness.ort.TensorData;
@@ -30,9 +27,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -42,30 +38,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GraphReadingIT {
     private static final String REGISTRATION = "javaep-graph-reading";
-    private static OrtEnvironment env;
-    private static EpDevice recorder;
+    @RegisterExtension
+    static final JavaepRegistration JAVAEP = new JavaepRegistration(REGISTRATION, GraphRecordingExecutionProviderFactory.NAME);
 
-    @BeforeAll
-    static void register() {
-        env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.ERROR);
-        TestRegistrations.register(env, REGISTRATION, GraphRecordingExecutionProviderFactory.NAME);
-        recorder = env.epDevice(GraphRecordingExecutionProviderFactory.NAME);
-    }
 
-    @AfterAll
-    static void unregister() {
-        if (env != null) {
-            env.unregisterExecutionProviderLibrary(REGISTRATION);
-            env.close();
-        }
-    }
 
     /** The nodes the recording EP saw while a session was created from {@code model}, by op type. */
     private static List<Node> nodesSeenFor(Path model) {
         GraphRecordingExecutionProviderFactory.takeSeen();
         CapabilityReports.clear();
-        try (SessionOptions options = env.createSessionOptions().appendExecutionProvider(List.of(recorder), Map.of());
-             Session session = env.createSession(model, options)) {
+        try (SessionOptions options = JAVAEP.env().createSessionOptions().appendExecutionProvider(List.of(JAVAEP.device(GraphRecordingExecutionProviderFactory.NAME)), Map.of());
+             Session session = JAVAEP.env().createSession(model, options)) {
             assertNotNull(session);
         }
         assertEquals(0, CapabilityReports.containedFailures(), () -> "contained failures: " + CapabilityReports.recent());
@@ -154,9 +137,9 @@ class GraphReadingIT {
         assertTrue(shapeInput.constant());
         assertArrayEquals(new long[] {-1, 8}, shapeInput.value().longs(), "Reshape's shape, readable at GetCapability");
 
-        // And the model still runs (on ORT's CPU EP: the recorder claims nothing).
-        try (SessionOptions options = env.createSessionOptions();
-             Session session = env.createSession(model, options)) {
+        // And the model still runs (on ORT's CPU EP: the JAVAEP.device(GraphRecordingExecutionProviderFactory.NAME) claims nothing).
+        try (SessionOptions options = JAVAEP.env().createSessionOptions();
+             Session session = JAVAEP.env().createSession(model, options)) {
             float[] input = new float[128];
             Map<String, TensorData> out = session.run(Map.of("x", TensorData.ofFloats(new long[] {2, 64}, input)));
             assertArrayEquals(new long[] {16, 8}, out.get("y").shape());

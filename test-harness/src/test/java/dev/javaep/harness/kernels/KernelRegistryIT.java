@@ -1,5 +1,6 @@
 package dev.javaep.harness.kernels;
 
+import dev.javaep.harness.JavaepRegistration;
 import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.CLOSED;
 import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.CREATED;
 import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.NAME;
@@ -12,14 +13,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javaep.bridge.BridgeStatistics;
 import dev.javaep.bridge.CapabilityReports;
 import dev.javaep.harness.TestPaths;
-import dev.javaep.harness.TestRegistrations;
 import dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.CreatedKernel;
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
 import dev.javaep.harness.onnx.OnnxTensorData;
 import dev.javaep.harness.onnx.TensorProtoReader;
-import dev.javaep.harness.ort.EpDevice;
-import dev.javaep.harness.ort.OrtEnvironment;
 import dev.javaep.harness.ort.OrtHost;
 import dev.javaep.harness.ort.Session;
 import dev.javaep.harness.ort.SessionOptions;
@@ -39,10 +37,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A Java EP that registers per-op kernels in ORT's kernel registry ({@code OrtEp::GetKernelRegistry}) runs
@@ -53,26 +50,10 @@ import org.junit.jupiter.api.Test;
 class KernelRegistryIT {
     private static final String REGISTRATION = "javaep-kernel-registry";
 
-    private static OrtEnvironment env;
-    private static EpDevice device;
+    @RegisterExtension
+    static final JavaepRegistration JAVAEP = new JavaepRegistration(REGISTRATION, OrtHost.LogLevel.WARNING, NAME);
 
-    @BeforeAll
-    static void register() {
-        env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.WARNING);
-        TestRegistrations.register(env, REGISTRATION, NAME);
-        device = env.epDevice(NAME);
-    }
 
-    @AfterAll
-    static void unregister() {
-        if (env != null) {
-            try {
-                env.unregisterExecutionProviderLibrary(REGISTRATION);
-            } finally {
-                env.close();
-            }
-        }
-    }
 
     @BeforeEach
     void resetCounters() {
@@ -105,9 +86,9 @@ class KernelRegistryIT {
                 "y", TensorData.ofFloats(new long[] {4}, 0.25f, -1.5f, 2f, -0.125f));
         float[] expected = runOnOrtCpu(model, inputs).get("out").floats();
 
-        try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
-                .appendExecutionProvider(List.of(device), Map.of());
-             Session session = env.createSession(model, options)) {
+        try (SessionOptions options = JAVAEP.env().createSessionOptions().disableCpuEpFallback()
+                .appendExecutionProvider(List.of(JAVAEP.device(NAME)), Map.of());
+             Session session = JAVAEP.env().createSession(model, options)) {
             CapabilityReports.Report report = latestReport("per_op_kernels");
             assertEquals(6, report.nodes(), report::summary);
             assertEquals(6, report.kernelNodes(), () -> "every node is claimed through a per-op kernel: " + report.summary());
@@ -164,8 +145,8 @@ class KernelRegistryIT {
         float[] expected = runOnOrtCpu(model, inputs).get("out").floats();
         assertArrayEquals(new float[] {0f, 0f, 0f, 1f, 2f}, expected, 1e-6f, "Relu((x + y) - y) = Relu(x)");
 
-        try (SessionOptions options = env.createSessionOptions().appendExecutionProvider(List.of(device), Map.of());
-             Session session = env.createSession(model, options)) {
+        try (SessionOptions options = JAVAEP.env().createSessionOptions().appendExecutionProvider(List.of(JAVAEP.device(NAME)), Map.of());
+             Session session = JAVAEP.env().createSession(model, options)) {
             CapabilityReports.Report report = latestReport("no_sub_kernel");
             assertEquals(2, report.kernelNodes(), () -> "Add and Relu are claimed: " + report.summary());
             assertEquals(Map.of(DeclineCode.NO_KERNEL, 1), report.declines(), report::summary);
@@ -189,8 +170,8 @@ class KernelRegistryIT {
                 .toByteArray();
         Map<String, TensorData> inputs = Map.of("x", doubles(1.5, -2, 1e300), "y", doubles(0.25, 2, 1e300));
 
-        try (SessionOptions options = env.createSessionOptions().appendExecutionProvider(List.of(device), Map.of());
-             Session session = env.createSession(model, options)) {
+        try (SessionOptions options = JAVAEP.env().createSessionOptions().appendExecutionProvider(List.of(JAVAEP.device(NAME)), Map.of());
+             Session session = JAVAEP.env().createSession(model, options)) {
             CapabilityReports.Report report = latestReport("double_add");
             assertEquals(0, report.kernelNodes(), report::summary);
             assertEquals(Map.of(DeclineCode.NO_KERNEL, 1), report.declines(), report::summary);
@@ -210,8 +191,8 @@ class KernelRegistryIT {
         Path test = TestPaths.nodeTest("test_scan9_sum");
         Map<String, TensorData> inputs = new LinkedHashMap<>();
         List<OnnxTensorData> expected = new ArrayList<>();
-        try (SessionOptions options = env.createSessionOptions().appendExecutionProvider(List.of(device), Map.of());
-             Session session = env.createSession(test.resolve("model.onnx"), options)) {
+        try (SessionOptions options = JAVAEP.env().createSessionOptions().appendExecutionProvider(List.of(JAVAEP.device(NAME)), Map.of());
+             Session session = JAVAEP.env().createSession(test.resolve("model.onnx"), options)) {
             for (int i = 0; i < session.inputNames().size(); i++) {
                 OnnxTensorData tensor = TensorProtoReader.read(test.resolve("test_data_set_0/input_" + i + ".pb"));
                 inputs.put(session.inputNames().get(i), new TensorData(tensor.elementType(), tensor.dims(), tensor.data()));
@@ -240,9 +221,9 @@ class KernelRegistryIT {
                 .output("out", ElementType.FLOAT, Dim.of(4))
                 .node("LeakyRelu", List.of("x"), List.of("out"), new Attribute.FloatValue("alpha", -1f))
                 .toByteArray();
-        try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
-                .appendExecutionProvider(List.of(device), Map.of())) {
-            OrtException failure = assertThrows(OrtException.class, () -> env.createSession(model, options).close());
+        try (SessionOptions options = JAVAEP.env().createSessionOptions().disableCpuEpFallback()
+                .appendExecutionProvider(List.of(JAVAEP.device(NAME)), Map.of())) {
+            OrtException failure = assertThrows(OrtException.class, () -> JAVAEP.env().createSession(model, options).close());
             assertTrue(failure.getMessage().contains("LeakyRelu kernel for node 'LeakyRelu_0'"), failure::getMessage);
             assertTrue(failure.getMessage().contains("refuses a negative alpha"), failure::getMessage);
             assertEquals(OrtErrorCode.INVALID_ARGUMENT, failure.code(), "an IllegalArgumentException maps to INVALID_ARGUMENT");
@@ -260,9 +241,9 @@ class KernelRegistryIT {
                 .output("out", ElementType.FLOAT, Dim.of(3))
                 .node("Relu", List.of("x"), List.of("out"))
                 .toByteArray();
-        try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
-                .appendExecutionProvider(List.of(device), Map.of());
-             Session session = env.createSession(model, options)) {
+        try (SessionOptions options = JAVAEP.env().createSessionOptions().disableCpuEpFallback()
+                .appendExecutionProvider(List.of(JAVAEP.device(NAME)), Map.of());
+             Session session = JAVAEP.env().createSession(model, options)) {
             OrtException failure = assertThrows(OrtException.class,
                     () -> session.run(Map.of("x", TensorData.ofFloats(new long[] {3}, 1f, Float.NaN, -1f))));
             assertTrue(failure.getMessage().contains("Relu kernel for node 'Relu_0' failed"), failure::getMessage);
@@ -276,7 +257,7 @@ class KernelRegistryIT {
     }
 
     private static Map<String, TensorData> runOnOrtCpu(byte[] model, Map<String, TensorData> inputs) {
-        try (SessionOptions options = env.createSessionOptions(); Session session = env.createSession(model, options)) {
+        try (SessionOptions options = JAVAEP.env().createSessionOptions(); Session session = JAVAEP.env().createSession(model, options)) {
             return session.run(inputs);
         }
     }

@@ -1,17 +1,13 @@
 package dev.javaep.harness.partition;
 
+import dev.javaep.harness.JavaepRegistration;
 
-import dev.javaep.harness.TestRegistrations;
-import dev.javaep.harness.ort.EpDevice;
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.OrtHost;
 import dev.javaep.harness.partition.PartitionCases.Case;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,23 +20,10 @@ class PartitionMatrixIT {
     private static final String REGISTRATION = "javaep-partition-matrix";
     private static final String JAVA_CPU = "JavaCpuExecutionProvider";
 
-    private static OrtEnvironment env;
-    private static EpDevice device;
+    @RegisterExtension
+    static final JavaepRegistration JAVAEP = new JavaepRegistration(REGISTRATION, JAVA_CPU, JavaCudaPlanningExecutionProviderFactory.NAME);
 
-    @BeforeAll
-    static void register() {
-        env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.ERROR);
-        TestRegistrations.register(env, REGISTRATION, JAVA_CPU, JavaCudaPlanningExecutionProviderFactory.NAME);
-        device = env.epDevice(JAVA_CPU);
-    }
 
-    @AfterAll
-    static void unregister() {
-        if (env != null) {
-            env.unregisterExecutionProviderLibrary(REGISTRATION);
-            env.close();
-        }
-    }
 
     static List<Case> cases() {
         return PartitionCases.all();
@@ -49,14 +32,14 @@ class PartitionMatrixIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void givesOrtCpuOutputsWithTheExpectedClaims(Case c) {
-        new PartitionMatrix(env, device).check(c);
+        new PartitionMatrix(JAVAEP.env(), JAVAEP.device(JAVA_CPU)).check(c);
     }
 
     /** JavaCuda's decisions ({@link JavaCudaPlanningExecutionProviderFactory}, no GPU needed) claim the same. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void javaCudaDecisionsClaimTheSame(Case c) {
-        new PartitionMatrix(env, env.epDevice(JavaCudaPlanningExecutionProviderFactory.NAME)).checkClaims(c);
+        new PartitionMatrix(JAVAEP.env(), JAVAEP.env().epDevice(JavaCudaPlanningExecutionProviderFactory.NAME)).checkClaims(c);
     }
 
     /**
@@ -65,6 +48,6 @@ class PartitionMatrixIT {
      */
     @Test
     void theChainIsOneCompiledNodePerRunInOrtsProfile(@TempDir Path dir) throws IOException {
-        new PartitionMatrix(env, device).checkOneNodePerRunInProfile(PartitionCases.chain16(), dir);
+        new PartitionMatrix(JAVAEP.env(), JAVAEP.device(JAVA_CPU)).checkOneNodePerRunInProfile(PartitionCases.chain16(), dir);
     }
 }
