@@ -259,7 +259,7 @@ final class EpBridge {
                 Node fusedNode = reader.readNode(fusedArray.getAtIndex(ValueLayout.ADDRESS, i));
                 CompiledNode compiled = bridge.provider.compile(subgraph, fusedNode);
                 MemorySegment info = NodeComputeBridge.create(compiled, bridge.runtime, bridge.memory,
-                        bridge.provider.name() + "'s compiled node '" + fusedNode.name() + "' (" + subgraph.nodes().size() + " nodes)");
+                        bridge.provider.name(), fusedNode.name(), subgraph.nodes());
                 created.add(info);
                 out.setAtIndex(ValueLayout.ADDRESS, i, info);
             }
