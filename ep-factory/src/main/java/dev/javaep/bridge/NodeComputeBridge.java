@@ -28,17 +28,19 @@ final class NodeComputeBridge {
     private final String nodeName;
     private final int nodeCount;
     private final String nodes;
+    private final ProfilerBridge.Timeline timeline;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment struct;
 
     private NodeComputeBridge(CompiledNode compiled, OrtRuntime runtime, KernelMemory memory, String epName,
-                              String nodeName, List<Node> group) {
+                              String nodeName, List<Node> group, ProfilerBridge.Timeline timeline) {
         this.compiled = compiled;
         this.runtime = runtime;
         this.memory = memory;
         this.epName = epName;
         this.nodeName = nodeName;
         this.nodeCount = group.size();
+        this.timeline = timeline;
         this.nodes = group.stream().map(node -> node.opType() + ":" + node.name()).collect(Collectors.joining(","));
         this.description = epName + "'s compiled node '" + nodeName + "' (" + nodeCount + " nodes)";
         this.struct = STRUCT.allocate(arena, runtime.apiVersion(), EnumSet.allOf(OrtNodeComputeInfoStruct.class));
@@ -48,10 +50,11 @@ final class NodeComputeBridge {
     /**
      * @param nodeName ORT's name of the fused node
      * @param group    the group's nodes in the order they run
+     * @param timeline the EP's notes for ORT's profiler ({@link ProfilerBridge})
      */
     static MemorySegment create(CompiledNode compiled, OrtRuntime runtime, KernelMemory memory, String epName,
-                                String nodeName, List<Node> group) {
-        return new NodeComputeBridge(compiled, runtime, memory, epName, nodeName, group).struct;
+                                String nodeName, List<Node> group, ProfilerBridge.Timeline timeline) {
+        return new NodeComputeBridge(compiled, runtime, memory, epName, nodeName, group, timeline).struct;
     }
 
     /** Releases the compute info at {@code pointer}; unknown pointers are ignored (and logged). */
@@ -81,8 +84,13 @@ final class NodeComputeBridge {
         long start = BridgeStatistics.start();
         CompiledNodeComputeEvent event = CompiledNodeComputeEvent.beginIfRecorded();
         NodeComputeBridge bridge = REGISTRY.get(self);
+        long profiledFrom = bridge.timeline.recording() ? System.nanoTime() : 0L;
         bridge.compiled.compute(new KernelContextView(bridge.runtime, kernelContext, bridge.memory, java.util.Set.of(),
                 bridge.description));
+        if (profiledFrom != 0L) {
+            bridge.timeline.add(new ProfilerBridge.Timeline.Compute(bridge.nodeName, bridge.nodes, bridge.nodeCount,
+                    profiledFrom, System.nanoTime() - profiledFrom, Thread.currentThread().threadId()));
+        }
         CompiledNodeComputeEvent.commit(event, bridge.epName, bridge.nodeName, bridge.nodeCount, bridge.nodes);
         BridgeStatistics.record(BridgeStatistics.Callback.COMPUTE, start);
         return MemorySegment.NULL;
