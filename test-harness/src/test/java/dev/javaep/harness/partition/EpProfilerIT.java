@@ -83,6 +83,8 @@ class EpProfilerIT {
             }
             profile = session.endProfiling();
         }
+        assertEquals(0, dev.javaep.bridge.BridgeStatistics.liveObjects().getOrDefault("OrtEpProfilerImpl", 0),
+                () -> "ORT released the profiler with the session: " + dev.javaep.bridge.BridgeStatistics.liveObjects());
         List<OrtProfile.Event> events = OrtProfile.read(Path.of(profile));
         List<OrtProfile.Event> javaep = events.stream().filter(e -> e.name().startsWith("javaep:")).toList();
         List<OrtProfile.Event> modelRuns = events.stream().filter(e -> "model_run".equals(e.name())).toList();
