@@ -66,6 +66,7 @@ CreateKernelRegistry ReleaseKernelRegistry KernelRegistry_AddKernel CreateKernel
 KernelDefBuilder_SetOperatorType KernelDefBuilder_SetDomain KernelDefBuilder_SetSinceVersion
 KernelDefBuilder_SetExecutionProvider KernelDefBuilder_SetInputMemType KernelDefBuilder_SetOutputMemType
 KernelDefBuilder_AddTypeConstraint KernelDefBuilder_Build ReleaseKernelDef GetTensorDataType
+CreateProfilingEvent ReleaseProfilingEvent ProfilingEventsContainer_AddEvents
 """.split()
 
 INTEROPAPI_USED = """
@@ -74,7 +75,7 @@ ReleaseExternalMemoryHandle CreateTensorFromMemory CanImportSemaphore ImportSema
 WaitSemaphore SignalSemaphore
 """.split()
 
-ENUMS = {"OrtErrorCode", "OrtLoggingLevel", "ONNXTensorElementDataType", "OrtAllocatorType", "OrtMemType",
+ENUMS = {"OrtErrorCode", "OrtProfilingEventCategory", "OrtLoggingLevel", "ONNXTensorElementDataType", "OrtAllocatorType", "OrtMemType",
          "OrtMemoryInfoDeviceType", "OrtDeviceMemoryType", "OrtHardwareDeviceType", "OrtOpAttrType", "ONNXType",
          "GraphOptimizationLevel", "ExecutionMode", "OrtExternalMemoryHandleType", "OrtExternalSemaphoreType"}
 SCALARS = {"size_t": "SIZE_T", "int64_t": "INT64", "uint64_t": "UINT64", "int": "INT", "int32_t": "INT",

@@ -1,5 +1,6 @@
 package dev.javaep.cuda;
 
+import dev.javaep.cuda.events.CudaMemcpyEvent;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.KernelDefinition;
@@ -48,8 +49,10 @@ final class CudaCopyKernels {
                 return;
             }
             long stream = context.computeStream();
+            CudaMemcpyEvent event = CudaMemcpyEvent.beginIfRecorded();
             device.driver().memcpyHtoDAsync(onDevice.data().address(), host.data().address(), bytes, stream);
             finishWithoutStream(device, stream);
+            CudaMemcpyEvent.commit(event, bytes, CudaMemcpyEvent.Direction.HOST_TO_DEVICE, device.ordinal(), stream, FROM_HOST);
         }
     }
 
@@ -66,8 +69,10 @@ final class CudaCopyKernels {
                 return;
             }
             long stream = context.computeStream();
+            CudaMemcpyEvent event = CudaMemcpyEvent.beginIfRecorded();
             device.driver().memcpyDtoHAsync(host.data().address(), onDevice.data().address(), bytes, stream);
             finishWithoutStream(device, stream);
+            CudaMemcpyEvent.commit(event, bytes, CudaMemcpyEvent.Direction.DEVICE_TO_HOST, device.ordinal(), stream, TO_HOST);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.javaep.cuda;
 
+import dev.javaep.cuda.events.CudaMemcpyEvent;
 import dev.javaep.spi.DataTransfer;
 import dev.javaep.spi.HardwareDevice;
 import dev.javaep.spi.HardwareDeviceType;
@@ -46,10 +47,21 @@ final class CudaDataTransfer implements DataTransfer {
             CudaDevice device = devices.get(ours(copy.destinationLocation())
                     ? copy.destinationLocation().deviceId() : copy.sourceLocation().deviceId());
             device.makeCurrent();
+            CudaMemcpyEvent event = CudaMemcpyEvent.beginIfRecorded();
             device.driver().memcpyAsync(copy.destination(), copy.source(), copy.bytes(), copy.streamHandle());
             if (copy.streamHandle() == 0) {
                 device.driver().streamSynchronize(0L);
             }
+            if (event != null) {
+                CudaMemcpyEvent.commit(event, copy.bytes(), direction(copy), device.ordinal(), copy.streamHandle(),
+                        "CopyTensors");
+            }
         }
+    }
+
+    private static CudaMemcpyEvent.Direction direction(Copy copy) {
+        return copy.sourceLocation().isHost() ? CudaMemcpyEvent.Direction.HOST_TO_DEVICE
+                : copy.destinationLocation().isHost() ? CudaMemcpyEvent.Direction.DEVICE_TO_HOST
+                : CudaMemcpyEvent.Direction.DEVICE_TO_DEVICE;
     }
 }

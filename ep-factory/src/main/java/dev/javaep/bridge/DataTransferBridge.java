@@ -1,5 +1,6 @@
 package dev.javaep.bridge;
 
+import dev.javaep.bridge.events.CopyTensorsEvent;
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtDataTransferImplStruct;
 import dev.javaep.ort.OrtEpApi;
@@ -22,18 +23,21 @@ final class DataTransferBridge {
 
     private final DataTransfer transfer;
     private final OrtRuntime runtime;
+    private final String epName;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment struct;
 
-    private DataTransferBridge(DataTransfer transfer, OrtRuntime runtime) {
+    private DataTransferBridge(DataTransfer transfer, OrtRuntime runtime, String epName) {
         this.transfer = transfer;
         this.runtime = runtime;
+        this.epName = epName;
         this.struct = STRUCT.allocate(arena, runtime.apiVersion(), EnumSet.allOf(OrtDataTransferImplStruct.class));
         REGISTRY.register(struct, this);
     }
 
-    static MemorySegment create(DataTransfer transfer, OrtRuntime runtime) {
-        return new DataTransferBridge(transfer, runtime).struct;
+    /** @param epName the factory's EP, for the {@link CopyTensorsEvent} */
+    static MemorySegment create(DataTransfer transfer, OrtRuntime runtime, String epName) {
+        return new DataTransferBridge(transfer, runtime, epName).struct;
     }
 
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
@@ -55,6 +59,7 @@ final class DataTransferBridge {
     static MemorySegment copyTensors(MemorySegment self, MemorySegment sources, MemorySegment destinations,
                                      MemorySegment streams, long count) {
         long start = BridgeStatistics.start();
+        CopyTensorsEvent event = CopyTensorsEvent.beginIfRecorded();
         DataTransferBridge bridge = REGISTRY.get(self);
         OrtApi api = bridge.runtime.api();
         OrtEpApi epApi = bridge.runtime.epApi();
@@ -80,7 +85,36 @@ final class DataTransferBridge {
                     api.tensorMutableData(to).address(), toLocation, size, stream));
         }
         bridge.transfer.copy(copies);
+        if (CopyTensorsEvent.endAndCheck(event)) {
+            commit(event, bridge.epName, copies);
+        }
         BridgeStatistics.record(BridgeStatistics.Callback.COPY_TENSORS, start);
         return MemorySegment.NULL;
+    }
+
+    private static void commit(CopyTensorsEvent event, String epName, List<DataTransfer.Copy> copies) {
+        long bytes = 0;
+        String direction = null;
+        for (DataTransfer.Copy copy : copies) {
+            bytes += copy.bytes();
+            String thisDirection = direction(copy);
+            direction = direction == null || direction.equals(thisDirection) ? thisDirection : "MIXED";
+        }
+        DataTransfer.Copy first = copies.isEmpty() ? null : copies.getFirst();
+        String device = first == null ? "" : describe(first.sourceLocation().isHost() ? first.destinationLocation()
+                : first.sourceLocation());
+        CopyTensorsEvent.commit(event, epName, copies.size(), bytes, direction == null ? "" : direction, device,
+                first == null ? 0L : first.streamHandle());
+    }
+
+    private static String direction(DataTransfer.Copy copy) {
+        boolean fromHost = copy.sourceLocation().isHost();
+        boolean toHost = copy.destinationLocation().isHost();
+        return fromHost ? (toHost ? "HOST_TO_HOST" : "HOST_TO_DEVICE") : toHost ? "DEVICE_TO_HOST" : "DEVICE_TO_DEVICE";
+    }
+
+    private static String describe(MemoryLocation location) {
+        return location.deviceType() + " " + location.deviceId() + " (vendor 0x" + Integer.toHexString(location.vendorId())
+                + ", " + location.kind() + ")";
     }
 }

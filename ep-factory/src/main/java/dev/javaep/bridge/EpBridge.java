@@ -31,7 +31,7 @@ final class EpBridge {
             slot -> Upcalls.find(MethodHandles.lookup(), EpBridge.class, slot));
     private static final EnumSet<OrtEpStruct> IMPLEMENTED = EnumSet.of(OrtEpStruct.GetName, OrtEpStruct.GetCapability,
             OrtEpStruct.Compile, OrtEpStruct.ReleaseNodeComputeInfos, OrtEpStruct.IsConcurrentRunSupported,
-            OrtEpStruct.Sync, OrtEpStruct.GetKernelRegistry);
+            OrtEpStruct.Sync, OrtEpStruct.GetKernelRegistry, OrtEpStruct.CreateProfiler);
 
     /**
      * Diagnostic, read per GetCapability: {@code -Djavaep.singleNodeGroups=true} compiles every claimed node
@@ -44,6 +44,8 @@ final class EpBridge {
     private final OrtRuntime runtime;
     private final KernelMemory memory;
     private final EpLogger logger = BridgeLog.logger();
+    /** The Computes of this EP's compiled nodes while ORT profiles the session (CreateProfiler). */
+    private final ProfilerBridge.Timeline timeline = new ProfilerBridge.Timeline();
     private final Arena arena = Arena.ofShared();
     private final MemorySegment name;
     private final MemorySegment struct;
@@ -259,7 +261,7 @@ final class EpBridge {
                 Node fusedNode = reader.readNode(fusedArray.getAtIndex(ValueLayout.ADDRESS, i));
                 CompiledNode compiled = bridge.provider.compile(subgraph, fusedNode);
                 MemorySegment info = NodeComputeBridge.create(compiled, bridge.runtime, bridge.memory,
-                        bridge.provider.name() + "'s compiled node '" + fusedNode.name() + "' (" + subgraph.nodes().size() + " nodes)");
+                        bridge.provider.name(), fusedNode.name(), subgraph.nodes(), bridge.timeline);
                 created.add(info);
                 out.setAtIndex(ValueLayout.ADDRESS, i, info);
             }
@@ -310,6 +312,20 @@ final class EpBridge {
             kernelsRegistered = true;
         }
         return kernelRegistry == null ? MemorySegment.NULL : kernelRegistry.registry();
+    }
+
+    /**
+     * {@code OrtEp::CreateProfiler} (API 25): ORT asks when a session profiles; the profiler puts one event per
+     * Compute of this EP's compiled nodes into ORT's profile. Below API 25 the slot stays NULL.
+     */
+    static MemorySegment createProfiler(MemorySegment self, MemorySegment profilerOut) {
+        EpBridge bridge = REGISTRY.get(self);
+        MemorySegment out = profilerOut.reinterpret(ValueLayout.ADDRESS.byteSize());
+        out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
+        if (bridge.runtime.offers(OrtFeature.EP_PROFILER)) {
+            out.set(ValueLayout.ADDRESS, 0, ProfilerBridge.create(bridge.runtime, bridge.provider.name(), bridge.timeline));
+        }
+        return MemorySegment.NULL;
     }
 
     static MemorySegment isConcurrentRunSupported(MemorySegment self, MemorySegment supportedOut) {

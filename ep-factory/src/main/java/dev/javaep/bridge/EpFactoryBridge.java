@@ -243,7 +243,7 @@ public final class EpFactoryBridge {
         // Host-memory EPs have none (NULL): ORT copies host memory itself.
         Optional<DataTransfer> transfer = bridge.factory.dataTransfer();
         if (transfer.isPresent()) {
-            out.set(ValueLayout.ADDRESS, 0, DataTransferBridge.create(transfer.get(), bridge.runtime));
+            out.set(ValueLayout.ADDRESS, 0, DataTransferBridge.create(transfer.get(), bridge.runtime, bridge.factory.name()));
         }
         return MemorySegment.NULL;
     }

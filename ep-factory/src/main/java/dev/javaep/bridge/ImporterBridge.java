@@ -1,5 +1,8 @@
 package dev.javaep.bridge;
 
+import dev.javaep.bridge.events.ExternalMemoryImportEvent;
+import dev.javaep.bridge.events.ExternalSemaphoreSignalEvent;
+import dev.javaep.bridge.events.ExternalSemaphoreWaitEvent;
 import dev.javaep.ort.OrtExternalResourceImporterImplStruct;
 import dev.javaep.ort.OrtFeature;
 import dev.javaep.spi.DeviceStream;
@@ -152,9 +155,11 @@ final class ImporterBridge {
         ImporterBridge bridge = REGISTRY.get(self);
         MemorySegment out = clearOut(handleOut, "OrtExternalMemoryHandle");
         ExternalMemoryDescriptor checked = InteropDescriptors.memory(descriptor, bridge.memoryTypes);
+        ExternalMemoryImportEvent event = ExternalMemoryImportEvent.beginIfRecorded();
         ImportedMemory memory = bridge.importer.importMemory(checked);
         out.set(ValueLayout.ADDRESS, 0, ImportedMemoryBridge.create(bridge, memory, checked,
                 descriptor.reinterpret(4).get(ValueLayout.JAVA_INT, 0)));
+        ExternalMemoryImportEvent.commit(event, bridge.epName, checked.type().name(), memory.byteSize());
         return MemorySegment.NULL;
     }
 
@@ -196,11 +201,27 @@ final class ImporterBridge {
     }
 
     static MemorySegment waitSemaphore(MemorySegment self, MemorySegment handle, MemorySegment stream, long value) {
-        return onStream(self, handle, stream, value, ExternalResourceImporter::waitSemaphore);
+        ExternalSemaphoreWaitEvent event = ExternalSemaphoreWaitEvent.beginIfRecorded();
+        ImporterBridge bridge = REGISTRY.get(self);
+        ImportedSemaphore semaphore = bridge.semaphore(handle).semaphore();
+        DeviceStream deviceStream = bridge.stream(stream);
+        onStream(bridge, semaphore, deviceStream, value, ExternalResourceImporter::waitSemaphore);
+        if (event != null) {
+            ExternalSemaphoreWaitEvent.commit(event, bridge.epName, semaphore.type().name(), value, deviceStream.handle());
+        }
+        return MemorySegment.NULL;
     }
 
     static MemorySegment signalSemaphore(MemorySegment self, MemorySegment handle, MemorySegment stream, long value) {
-        return onStream(self, handle, stream, value, ExternalResourceImporter::signalSemaphore);
+        ExternalSemaphoreSignalEvent event = ExternalSemaphoreSignalEvent.beginIfRecorded();
+        ImporterBridge bridge = REGISTRY.get(self);
+        ImportedSemaphore semaphore = bridge.semaphore(handle).semaphore();
+        DeviceStream deviceStream = bridge.stream(stream);
+        onStream(bridge, semaphore, deviceStream, value, ExternalResourceImporter::signalSemaphore);
+        if (event != null) {
+            ExternalSemaphoreSignalEvent.commit(event, bridge.epName, semaphore.type().name(), value, deviceStream.handle());
+        }
+        return MemorySegment.NULL;
     }
 
     /** {@code waitSemaphore} or {@code signalSemaphore} of the importer. */
@@ -208,13 +229,11 @@ final class ImporterBridge {
         void apply(ExternalResourceImporter importer, ImportedSemaphore semaphore, DeviceStream stream, long value);
     }
 
-    private static MemorySegment onStream(MemorySegment self, MemorySegment handle, MemorySegment stream, long value,
-                                          SemaphoreOperation operation) {
+    private static void onStream(ImporterBridge bridge, ImportedSemaphore semaphore, DeviceStream stream, long value,
+                                 SemaphoreOperation operation) {
         long start = BridgeStatistics.start();
-        ImporterBridge bridge = REGISTRY.get(self);
-        operation.apply(bridge.importer, bridge.semaphore(handle).semaphore(), bridge.stream(stream), value);
+        operation.apply(bridge.importer, semaphore, stream, value);
         BridgeStatistics.record(BridgeStatistics.Callback.SEMAPHORE, start);
-        return MemorySegment.NULL;
     }
 
     /** The app released its importer (ORT's wrapper calls this from its destructor). */

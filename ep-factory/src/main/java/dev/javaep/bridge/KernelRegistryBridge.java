@@ -169,10 +169,12 @@ final class KernelRegistryBridge {
         KernelCreation creation = STATES.get(state);
         KernelDefinition definition = creation.definition();
         KernelInfoView view = new KernelInfoView(creation.runtime().api(), info);
+        String nodeName;
         String description;
         OpKernel kernel;
         try {
-            description = creation.epName() + "'s " + definition.opType() + " kernel for node '" + view.nodeName() + "'";
+            nodeName = view.nodeName();
+            description = OpKernelBridge.describe(creation.epName(), definition.opType(), nodeName);
             try {
                 kernel = definition.factory().create(view);
             } catch (RuntimeException e) {
@@ -188,7 +190,7 @@ final class KernelRegistryBridge {
         }
         try {
             out.set(ValueLayout.ADDRESS, 0, OpKernelBridge.create(kernel, creation.runtime(), creation.memory(),
-                    definition.hostInputs(), description));
+                    definition.hostInputs(), creation.epName(), definition.opType(), nodeName));
         } catch (RuntimeException | Error e) {
             try {
                 kernel.close();

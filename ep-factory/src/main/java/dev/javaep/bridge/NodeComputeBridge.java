@@ -1,12 +1,16 @@
 package dev.javaep.bridge;
 
+import dev.javaep.bridge.events.CompiledNodeComputeEvent;
 import dev.javaep.ort.OrtNodeComputeInfoStruct;
 import dev.javaep.spi.CompiledNode;
+import dev.javaep.spi.Node;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /** An {@code OrtNodeComputeInfo} in front of one {@link CompiledNode}. */
 final class NodeComputeBridge {
@@ -19,21 +23,38 @@ final class NodeComputeBridge {
     private final OrtRuntime runtime;
     private final KernelMemory memory;
     private final String description;
+    /** What the Compute event names: fixed at compile time, so a recording costs no string building per Run. */
+    private final String epName;
+    private final String nodeName;
+    private final int nodeCount;
+    private final String nodes;
+    private final ProfilerBridge.Timeline timeline;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment struct;
 
-    private NodeComputeBridge(CompiledNode compiled, OrtRuntime runtime, KernelMemory memory, String description) {
+    private NodeComputeBridge(CompiledNode compiled, OrtRuntime runtime, KernelMemory memory, String epName,
+                              String nodeName, List<Node> group, ProfilerBridge.Timeline timeline) {
         this.compiled = compiled;
         this.runtime = runtime;
         this.memory = memory;
-        this.description = description;
+        this.epName = epName;
+        this.nodeName = nodeName;
+        this.nodeCount = group.size();
+        this.timeline = timeline;
+        this.nodes = group.stream().map(node -> node.opType() + ":" + node.name()).collect(Collectors.joining(","));
+        this.description = epName + "'s compiled node '" + nodeName + "' (" + nodeCount + " nodes)";
         this.struct = STRUCT.allocate(arena, runtime.apiVersion(), EnumSet.allOf(OrtNodeComputeInfoStruct.class));
         REGISTRY.register(struct, this);
     }
 
-    /** @param description what failure messages call the compiled node, e.g. "JavaCpuExecutionProvider's compiled node 'x'" */
-    static MemorySegment create(CompiledNode compiled, OrtRuntime runtime, KernelMemory memory, String description) {
-        return new NodeComputeBridge(compiled, runtime, memory, description).struct;
+    /**
+     * @param nodeName ORT's name of the fused node
+     * @param group    the group's nodes in the order they run
+     * @param timeline the EP's notes for ORT's profiler ({@link ProfilerBridge})
+     */
+    static MemorySegment create(CompiledNode compiled, OrtRuntime runtime, KernelMemory memory, String epName,
+                                String nodeName, List<Node> group, ProfilerBridge.Timeline timeline) {
+        return new NodeComputeBridge(compiled, runtime, memory, epName, nodeName, group, timeline).struct;
     }
 
     /** Releases the compute info at {@code pointer}; unknown pointers are ignored (and logged). */
@@ -61,9 +82,16 @@ final class NodeComputeBridge {
 
     static MemorySegment compute(MemorySegment self, MemorySegment state, MemorySegment kernelContext) {
         long start = BridgeStatistics.start();
+        CompiledNodeComputeEvent event = CompiledNodeComputeEvent.beginIfRecorded();
         NodeComputeBridge bridge = REGISTRY.get(self);
+        long profiledFrom = bridge.timeline.recording() ? System.nanoTime() : 0L;
         bridge.compiled.compute(new KernelContextView(bridge.runtime, kernelContext, bridge.memory, java.util.Set.of(),
                 bridge.description));
+        if (profiledFrom != 0L) {
+            bridge.timeline.add(new ProfilerBridge.Timeline.Compute(bridge.nodeName, bridge.nodes, bridge.nodeCount,
+                    profiledFrom, System.nanoTime() - profiledFrom, Thread.currentThread().threadId()));
+        }
+        CompiledNodeComputeEvent.commit(event, bridge.epName, bridge.nodeName, bridge.nodeCount, bridge.nodes);
         BridgeStatistics.record(BridgeStatistics.Callback.COMPUTE, start);
         return MemorySegment.NULL;
     }

@@ -1,5 +1,6 @@
 package dev.javaep.bridge;
 
+import dev.javaep.bridge.events.KernelComputeEvent;
 import dev.javaep.ort.OrtException;
 import dev.javaep.ort.OrtKernelImplStruct;
 import dev.javaep.spi.OpKernel;
@@ -28,33 +29,43 @@ final class OpKernelBridge {
     private final KernelMemory memory;
     private final Set<Integer> hostInputs;
     private final String description;
+    /** What the Compute event names. */
+    private final String epName;
+    private final String opType;
+    private final String nodeName;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment struct;
 
     private OpKernelBridge(OpKernel kernel, OrtRuntime runtime, KernelMemory memory, Set<Integer> hostInputs,
-                           String description) {
+                           String epName, String opType, String nodeName) {
         this.kernel = kernel;
         this.runtime = runtime;
         this.memory = memory;
         this.hostInputs = hostInputs;
-        this.description = description;
+        this.epName = epName;
+        this.opType = opType;
+        this.nodeName = nodeName;
+        this.description = describe(epName, opType, nodeName);
         this.struct = STRUCT.allocate(arena, runtime.apiVersion(), IMPLEMENTED);
         REGISTRY.register(struct, this);
     }
 
-    /**
-     * @param hostInputs  input indices the kernel's definition declared in host memory
-     * @param description what failure messages call the kernel, e.g. "MyEp's Relu kernel for node 'relu0'"
-     */
+    /** What failure messages call a kernel, e.g. "MyEp's Relu kernel for node 'relu0'". */
+    static String describe(String epName, String opType, String nodeName) {
+        return epName + "'s " + opType + " kernel for node '" + nodeName + "'";
+    }
+
+    /** @param hostInputs input indices the kernel's definition declared in host memory */
     static MemorySegment create(OpKernel kernel, OrtRuntime runtime, KernelMemory memory, Set<Integer> hostInputs,
-                                String description) {
-        return new OpKernelBridge(kernel, runtime, memory, hostInputs, description).struct;
+                                String epName, String opType, String nodeName) {
+        return new OpKernelBridge(kernel, runtime, memory, hostInputs, epName, opType, nodeName).struct;
     }
 
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static MemorySegment compute(MemorySegment self, MemorySegment kernelContext) {
         long start = BridgeStatistics.start();
+        KernelComputeEvent event = KernelComputeEvent.beginIfRecorded();
         OpKernelBridge bridge = REGISTRY.get(self);
         try {
             bridge.kernel.compute(new KernelContextView(bridge.runtime, kernelContext, bridge.memory, bridge.hostInputs,
@@ -66,6 +77,7 @@ final class OpKernelBridge {
             throw new OrtException(UpcallGuard.errorCodeOf(e), "javaep: " + bridge.description + " failed: "
                     + e.getClass().getSimpleName() + ": " + e.getMessage(), e);
         }
+        KernelComputeEvent.commit(event, bridge.epName, bridge.opType, bridge.nodeName);
         BridgeStatistics.record(BridgeStatistics.Callback.COMPUTE, start);
         return MemorySegment.NULL;
     }

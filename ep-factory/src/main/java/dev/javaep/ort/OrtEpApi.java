@@ -328,4 +328,58 @@ public final class OrtEpApi {
             throw OrtApi.rethrow(t);
         }
     }
+
+    // ---- EP profiler (API 25): javaep's events in ORT's profile -----------------------------------
+
+    /** {@code OrtProfilingEventCategory_NODE} (onnxruntime_ep_c_api.h, API 25): node-level events, as ORT's own. */
+    public static final int PROFILING_EVENT_CATEGORY_NODE = 1;
+
+    /**
+     * {@code CreateProfilingEvent}: an event for {@link #addProfilingEvents}; the caller releases it with
+     * {@link #releaseProfilingEvent} once added (ORT copies it).
+     *
+     * @param timestampUs microseconds since ORT's profiling start
+     * @param args        the event's "args" in ORT's JSON, in order
+     */
+    public MemorySegment createProfilingEvent(int category, int processId, int threadId, String name, long timestampUs,
+                                              long durationUs, java.util.SequencedMap<String, String> args) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment keys = arena.allocate(ADDRESS, Math.max(1, args.size()));
+            MemorySegment values = arena.allocate(ADDRESS, Math.max(1, args.size()));
+            int i = 0;
+            for (var arg : args.entrySet()) {
+                keys.setAtIndex(ADDRESS, i, arena.allocateFrom(arg.getKey()));
+                values.setAtIndex(ADDRESS, i, arena.allocateFrom(arg.getValue()));
+                i++;
+            }
+            MemorySegment out = arena.allocate(ADDRESS);
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.CreateProfilingEvent).invokeExact(category, processId,
+                    threadId, arena.allocateFrom(name), timestampUs, durationUs, keys, values, (long) args.size(), out));
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    public void releaseProfilingEvent(MemorySegment event) {
+        try {
+            table.handle(OrtEpApiSlot.ReleaseProfilingEvent).invokeExact(event);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /** {@code ProfilingEventsContainer_AddEvents}: ORT copies the events; the caller still releases them. */
+    public void addProfilingEvents(MemorySegment container, List<MemorySegment> events) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment array = arena.allocate(ADDRESS, Math.max(1, events.size()));
+            for (int i = 0; i < events.size(); i++) {
+                array.setAtIndex(ADDRESS, i, events.get(i));
+            }
+            api.check((MemorySegment) table.handle(OrtEpApiSlot.ProfilingEventsContainer_AddEvents)
+                    .invokeExact(container, array, (long) events.size()));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
 }

@@ -79,7 +79,13 @@ public enum OrtEpApiSlot implements FunctionSlot {
     /** OrtStatus* EpGraphSupportInfo_LookUpKernel(OrtEpGraphSupportInfo* graph_support_info, const OrtNode* node, const OrtKernelDef** out_kernel_def) */
     EpGraphSupportInfo_LookUpKernel(41, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
     /** OrtStatus* GetEnvConfigEntries(OrtKeyValuePairs** config_entries) */
-    GetEnvConfigEntries(49, 24, FunctionDescriptor.of(STATUS, POINTER));
+    GetEnvConfigEntries(49, 24, FunctionDescriptor.of(STATUS, POINTER)),
+    /** OrtStatus* CreateProfilingEvent(OrtProfilingEventCategory category, int32_t process_id, int32_t thread_id, const char* event_name, int64_t timestamp_us, int64_t duration_us, const char* const* arg_keys, const char* const* arg_values, size_t num_args, OrtProfilingEvent** out) */
+    CreateProfilingEvent(65, 25, FunctionDescriptor.of(STATUS, ENUM, INT, INT, POINTER, INT64, INT64, POINTER, POINTER, SIZE_T, POINTER)),
+    /** void ReleaseProfilingEvent(OrtProfilingEvent* input) */
+    ReleaseProfilingEvent(66, 25, FunctionDescriptor.ofVoid(POINTER)),
+    /** OrtStatus* ProfilingEventsContainer_AddEvents(OrtProfilingEventsContainer* events_container, const OrtProfilingEvent* const* events, size_t num_events) */
+    ProfilingEventsContainer_AddEvents(72, 25, FunctionDescriptor.of(STATUS, POINTER, POINTER, SIZE_T));
 
     private final int index;
     private final int since;

@@ -38,11 +38,13 @@ public enum OrtFeature {
             List.of(OrtEpStruct.Sync)),
 
     /** {@code OrtEp::CreateProfiler}: EP events in ORT's profile. */
-    EP_PROFILER(25, Basis.NEGOTIATED_API, false,
-            "not implemented: the slot stays NULL on every version, as in an EP built for ORT 1.24; ORT's own"
-                    + " profile events (one per compiled node) are unaffected",
-            List.of(),
-            List.of(OrtEpStruct.CreateProfiler)),
+    EP_PROFILER(25, Basis.NEGOTIATED_API, true,
+            "the slot stays NULL: ORT's profile has its own events (one per compiled node) but none of javaep's"
+                    + " (javaep:<fused node> with the group's nodes)",
+            List.of(OrtEpApiSlot.CreateProfilingEvent, OrtEpApiSlot.ReleaseProfilingEvent,
+                    OrtEpApiSlot.ProfilingEventsContainer_AddEvents),
+            List.of(OrtEpStruct.CreateProfiler, OrtEpProfilerImplStruct.Release, OrtEpProfilerImplStruct.StartProfiling,
+                    OrtEpProfilerImplStruct.EndProfiling)),
 
     /** Graph capture and replay by the EP ({@code ReleaseCapturedGraph} followed in API 27). */
     GRAPH_CAPTURE(26, Basis.NEGOTIATED_API, false,

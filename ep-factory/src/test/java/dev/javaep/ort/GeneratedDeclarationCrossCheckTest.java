@@ -206,7 +206,8 @@ class GeneratedDeclarationCrossCheckTest {
                 new StructCase("OrtExternalMemoryHandle", List.of(OrtExternalMemoryHandleStruct.values()),
                         OrtExternalMemoryHandleStruct.SIZE),
                 new StructCase("OrtExternalSemaphoreHandle", List.of(OrtExternalSemaphoreHandleStruct.values()),
-                        OrtExternalSemaphoreHandleStruct.SIZE));
+                        OrtExternalSemaphoreHandleStruct.SIZE),
+                new StructCase("OrtEpProfilerImpl", List.of(OrtEpProfilerImplStruct.values()), OrtEpProfilerImplStruct.SIZE));
     }
 
     @ParameterizedTest(name = "{0}")

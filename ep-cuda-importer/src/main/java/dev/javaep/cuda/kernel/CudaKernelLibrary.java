@@ -2,6 +2,7 @@ package dev.javaep.cuda.kernel;
 
 import dev.javaep.cuda.driver.CudaDeviceInfo;
 import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.cuda.events.CudaKernelLaunchEvent;
 import dev.javaep.cuda.kernel.ptx.CudaKernel;
 import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.cuda.kernel.ptx.PtxModule;
@@ -51,8 +52,11 @@ public final class CudaKernelLibrary implements AutoCloseable {
 
     /** Queues {@code kernel} on {@code stream} with {@link LaunchShape}'s geometry. */
     void launch(CudaKernel kernel, LaunchShape shape, long stream, KernelArguments args) {
+        CudaKernelLaunchEvent event = CudaKernelLaunchEvent.beginIfRecorded();
         driver.launchKernel(function(kernel), shape.gridX(), shape.gridY(), shape.gridZ(), shape.blockX(), shape.blockY(),
                 shape.blockZ(), 0, stream, args.pointers());
+        CudaKernelLaunchEvent.commit(event, kernel.entryName(), shape.gridX(), shape.gridY(), shape.gridZ(),
+                shape.blockX(), shape.blockY(), shape.blockZ(), stream);
     }
 
     @Override

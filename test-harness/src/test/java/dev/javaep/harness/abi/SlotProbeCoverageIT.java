@@ -23,6 +23,15 @@ class SlotProbeCoverageIT {
     static final List<Class<?>> PROBE_CLASSES = List.of(StatusAndPairsProbeIT.class, MemoryProbeIT.class, TensorProbeIT.class,
             SessionProbeIT.class, EpDeviceProbeIT.class, GraphProbeIT.class, KernelDefProbeIT.class);
 
+    /**
+     * The profiler's slots need the OrtProfilingEventsContainer ORT hands only to OrtEpProfilerImpl::EndProfiling;
+     * EpProfilerIT (partition) checks their effect in ORT's profile JSON instead: the event's name, category, args,
+     * timestamp and duration as javaep passed them to CreateProfilingEvent, one per Compute (AddEvents), and
+     * ReleaseProfilingEvent after each (ORT copies the events).
+     */
+    private static final String PROFILER_REASON = "called only inside OrtEpProfilerImpl::EndProfiling (API 25), whose"
+            + " container no raw probe can get; EpProfilerIT reads every value javaep passed back from ORT's profile JSON";
+
     /** Slots javaep binds but no probe calls, with the reason. */
     static final Map<String, String> NOT_PROBED = Map.of(
             "OrtApi::KernelContext_GetSyncStream", "bound but never called by javaep: a kernel's stream comes from"
@@ -33,7 +42,10 @@ class SlotProbeCoverageIT {
                     + " through Node_GetName (probed)",
             "OrtEpApi::ReleaseEpDevice", "called only to undo an OrtEpDevice when registering its memory infos fails;"
                     + " it needs an OrtEpFactory*, which exists only inside a factory callback, and no test can make"
-                    + " EpDevice_AddAllocatorInfo fail");
+                    + " EpDevice_AddAllocatorInfo fail",
+            "OrtEpApi::CreateProfilingEvent", PROFILER_REASON,
+            "OrtEpApi::ProfilingEventsContainer_AddEvents", PROFILER_REASON,
+            "OrtEpApi::ReleaseProfilingEvent", PROFILER_REASON);
 
     /**
      * What our tables declare beyond the generated (API 28) declaration, and what covers it. Unbound slots need no

@@ -18,7 +18,9 @@ import java.util.Map;
 final class OrtProfile {
     private OrtProfile() {}
 
-    record Event(String category, String name, String opName, String provider, long durationMicros) {
+    /** @param args every argument, as text; {@code opName} and {@code provider} are two of them */
+    record Event(String category, String name, String opName, String provider, long durationMicros, long timestampMicros,
+                 Map<String, String> args) {
         boolean isNodeKernelTime() {
             return "Node".equals(category) && name.endsWith("_kernel_time");
         }
@@ -38,8 +40,11 @@ final class OrtProfile {
         for (Object element : array) {
             if (element instanceof Map<?, ?> event) {
                 Map<?, ?> args = event.get("args") instanceof Map<?, ?> m ? m : Map.of();
+                Map<String, String> texts = new LinkedHashMap<>();
+                args.forEach((key, value) -> texts.put(string(key), string(value)));
                 events.add(new Event(string(event.get("cat")), string(event.get("name")), string(args.get("op_name")),
-                        string(args.get("provider")), event.get("dur") instanceof Number n ? n.longValue() : -1));
+                        string(args.get("provider")), event.get("dur") instanceof Number n ? n.longValue() : -1,
+                        event.get("ts") instanceof Number ts ? ts.longValue() : -1, texts));
             }
         }
         return events;

@@ -1,0 +1,76 @@
+package dev.javaep.bridge.events;
+
+import jdk.jfr.Category;
+import jdk.jfr.DataAmount;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/**
+ * One {@code OrtDataTransferImpl::CopyTensors}: ORT's batch of copies (graph inputs and outputs in host memory,
+ * mostly). The duration is the whole batch; a device EP's own events (e.g. {@code javaep.cuda.Memcpy}) time each copy.
+ */
+@Name(CopyTensorsEvent.NAME)
+@Label("Copy Tensors")
+@Category("javaep")
+@Description("ORT asked a Java execution provider's data transfer to copy tensors")
+@StackTrace(false)
+public final class CopyTensorsEvent extends Event {
+    public static final String NAME = "javaep.CopyTensors";
+    private static final CopyTensorsEvent GATE = new CopyTensorsEvent();
+
+    @Label("Execution Provider")
+    String executionProvider;
+
+    @Label("Copies")
+    int copies;
+
+    @Label("Bytes")
+    @DataAmount
+    long bytes;
+
+    @Label("Direction")
+    @Description("HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE, or MIXED when the batch holds several")
+    String direction;
+
+    @Label("Device")
+    @Description("The device memory of the first copy (its device end, or its source when both are devices)")
+    String device;
+
+    @Label("Stream")
+    @Description("The first copy's stream handle (the EP's own, e.g. a CUstream); 0 for a copy without a stream")
+    long stream;
+
+    /** A begun event when a recording wants it, else {@code null} (nothing allocated). */
+    public static CopyTensorsEvent beginIfRecorded() {
+        if (!GATE.isEnabled()) {
+            return null;
+        }
+        CopyTensorsEvent event = new CopyTensorsEvent();
+        event.begin();
+        return event;
+    }
+
+    /** Ends {@code event} and reports whether it should be committed with {@link #commit(CopyTensorsEvent, String, int, long, String, String, long)}. */
+    public static boolean endAndCheck(CopyTensorsEvent event) {
+        if (event == null) {
+            return false;
+        }
+        event.end();
+        return event.shouldCommit();
+    }
+
+    /** Commits an event {@link #endAndCheck} accepted. */
+    public static void commit(CopyTensorsEvent event, String executionProvider, int copies, long bytes, String direction,
+                              String device, long stream) {
+        event.executionProvider = executionProvider;
+        event.copies = copies;
+        event.bytes = bytes;
+        event.direction = direction;
+        event.device = device;
+        event.stream = stream;
+        event.commit();
+    }
+}
