@@ -2,6 +2,7 @@ package dev.javaep.cuda;
 
 import dev.javaep.cuda.events.CudaMemcpyEvent;
 import dev.javaep.spi.ElementType;
+import dev.javaep.spi.FlightRecorder;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.KernelDefinition;
 import dev.javaep.spi.OpKernel;
@@ -49,10 +50,12 @@ final class CudaCopyKernels {
                 return;
             }
             long stream = context.computeStream();
-            CudaMemcpyEvent event = CudaMemcpyEvent.beginIfRecorded();
+            CudaMemcpyEvent event = FlightRecorder.AVAILABLE ? CudaMemcpyEvent.beginIfRecorded() : null;
             device.driver().memcpyHtoDAsync(onDevice.data().address(), host.data().address(), bytes, stream);
             finishWithoutStream(device, stream);
-            CudaMemcpyEvent.commit(event, bytes, CudaMemcpyEvent.Direction.HOST_TO_DEVICE, device.ordinal(), stream, FROM_HOST);
+            if (event != null) {
+                CudaMemcpyEvent.commit(event, bytes, CudaMemcpyEvent.Direction.HOST_TO_DEVICE, device.ordinal(), stream, FROM_HOST);
+            }
         }
     }
 
@@ -69,10 +72,12 @@ final class CudaCopyKernels {
                 return;
             }
             long stream = context.computeStream();
-            CudaMemcpyEvent event = CudaMemcpyEvent.beginIfRecorded();
+            CudaMemcpyEvent event = FlightRecorder.AVAILABLE ? CudaMemcpyEvent.beginIfRecorded() : null;
             device.driver().memcpyDtoHAsync(host.data().address(), onDevice.data().address(), bytes, stream);
             finishWithoutStream(device, stream);
-            CudaMemcpyEvent.commit(event, bytes, CudaMemcpyEvent.Direction.DEVICE_TO_HOST, device.ordinal(), stream, TO_HOST);
+            if (event != null) {
+                CudaMemcpyEvent.commit(event, bytes, CudaMemcpyEvent.Direction.DEVICE_TO_HOST, device.ordinal(), stream, TO_HOST);
+            }
         }
     }
 

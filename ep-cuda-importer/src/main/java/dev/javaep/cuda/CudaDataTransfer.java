@@ -2,6 +2,7 @@ package dev.javaep.cuda;
 
 import dev.javaep.cuda.events.CudaMemcpyEvent;
 import dev.javaep.spi.DataTransfer;
+import dev.javaep.spi.FlightRecorder;
 import dev.javaep.spi.HardwareDevice;
 import dev.javaep.spi.HardwareDeviceType;
 import dev.javaep.spi.MemoryLocation;
@@ -47,7 +48,7 @@ final class CudaDataTransfer implements DataTransfer {
             CudaDevice device = devices.get(ours(copy.destinationLocation())
                     ? copy.destinationLocation().deviceId() : copy.sourceLocation().deviceId());
             device.makeCurrent();
-            CudaMemcpyEvent event = CudaMemcpyEvent.beginIfRecorded();
+            CudaMemcpyEvent event = FlightRecorder.AVAILABLE ? CudaMemcpyEvent.beginIfRecorded() : null;
             device.driver().memcpyAsync(copy.destination(), copy.source(), copy.bytes(), copy.streamHandle());
             if (copy.streamHandle() == 0) {
                 device.driver().streamSynchronize(0L);

@@ -5,6 +5,7 @@ import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtDataTransferImplStruct;
 import dev.javaep.ort.OrtEpApi;
 import dev.javaep.spi.DataTransfer;
+import dev.javaep.spi.FlightRecorder;
 import dev.javaep.spi.MemoryLocation;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -59,7 +60,7 @@ final class DataTransferBridge {
     static MemorySegment copyTensors(MemorySegment self, MemorySegment sources, MemorySegment destinations,
                                      MemorySegment streams, long count) {
         long start = BridgeStatistics.start();
-        CopyTensorsEvent event = CopyTensorsEvent.beginIfRecorded();
+        CopyTensorsEvent event = FlightRecorder.AVAILABLE ? CopyTensorsEvent.beginIfRecorded() : null;
         DataTransferBridge bridge = REGISTRY.get(self);
         OrtApi api = bridge.runtime.api();
         OrtEpApi epApi = bridge.runtime.epApi();
@@ -103,8 +104,10 @@ final class DataTransferBridge {
         DataTransfer.Copy first = copies.isEmpty() ? null : copies.getFirst();
         String device = first == null ? "" : describe(first.sourceLocation().isHost() ? first.destinationLocation()
                 : first.sourceLocation());
-        CopyTensorsEvent.commit(event, epName, copies.size(), bytes, direction == null ? "" : direction, device,
-                first == null ? 0L : first.streamHandle());
+        if (event != null) {
+            CopyTensorsEvent.commit(event, epName, copies.size(), bytes, direction == null ? "" : direction, device,
+                    first == null ? 0L : first.streamHandle());
+        }
     }
 
     private static String direction(DataTransfer.Copy copy) {

@@ -11,6 +11,7 @@ import dev.javaep.spi.ExternalMemoryType;
 import dev.javaep.spi.ExternalResourceImporter;
 import dev.javaep.spi.ExternalSemaphoreDescriptor;
 import dev.javaep.spi.ExternalSemaphoreType;
+import dev.javaep.spi.FlightRecorder;
 import dev.javaep.spi.ImportedMemory;
 import dev.javaep.spi.ImportedSemaphore;
 import java.lang.foreign.Arena;
@@ -155,11 +156,13 @@ final class ImporterBridge {
         ImporterBridge bridge = REGISTRY.get(self);
         MemorySegment out = clearOut(handleOut, "OrtExternalMemoryHandle");
         ExternalMemoryDescriptor checked = InteropDescriptors.memory(descriptor, bridge.memoryTypes);
-        ExternalMemoryImportEvent event = ExternalMemoryImportEvent.beginIfRecorded();
+        ExternalMemoryImportEvent event = FlightRecorder.AVAILABLE ? ExternalMemoryImportEvent.beginIfRecorded() : null;
         ImportedMemory memory = bridge.importer.importMemory(checked);
         out.set(ValueLayout.ADDRESS, 0, ImportedMemoryBridge.create(bridge, memory, checked,
                 descriptor.reinterpret(4).get(ValueLayout.JAVA_INT, 0)));
-        ExternalMemoryImportEvent.commit(event, bridge.epName, checked.type().name(), memory.byteSize());
+        if (event != null) {
+            ExternalMemoryImportEvent.commit(event, bridge.epName, checked.type().name(), memory.byteSize());
+        }
         return MemorySegment.NULL;
     }
 
@@ -201,7 +204,7 @@ final class ImporterBridge {
     }
 
     static MemorySegment waitSemaphore(MemorySegment self, MemorySegment handle, MemorySegment stream, long value) {
-        ExternalSemaphoreWaitEvent event = ExternalSemaphoreWaitEvent.beginIfRecorded();
+        ExternalSemaphoreWaitEvent event = FlightRecorder.AVAILABLE ? ExternalSemaphoreWaitEvent.beginIfRecorded() : null;
         ImporterBridge bridge = REGISTRY.get(self);
         ImportedSemaphore semaphore = bridge.semaphore(handle).semaphore();
         DeviceStream deviceStream = bridge.stream(stream);
@@ -213,7 +216,7 @@ final class ImporterBridge {
     }
 
     static MemorySegment signalSemaphore(MemorySegment self, MemorySegment handle, MemorySegment stream, long value) {
-        ExternalSemaphoreSignalEvent event = ExternalSemaphoreSignalEvent.beginIfRecorded();
+        ExternalSemaphoreSignalEvent event = FlightRecorder.AVAILABLE ? ExternalSemaphoreSignalEvent.beginIfRecorded() : null;
         ImporterBridge bridge = REGISTRY.get(self);
         ImportedSemaphore semaphore = bridge.semaphore(handle).semaphore();
         DeviceStream deviceStream = bridge.stream(stream);

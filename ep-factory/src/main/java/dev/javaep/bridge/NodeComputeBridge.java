@@ -3,6 +3,7 @@ package dev.javaep.bridge;
 import dev.javaep.bridge.events.CompiledNodeComputeEvent;
 import dev.javaep.ort.OrtNodeComputeInfoStruct;
 import dev.javaep.spi.CompiledNode;
+import dev.javaep.spi.FlightRecorder;
 import dev.javaep.spi.Node;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -82,7 +83,7 @@ final class NodeComputeBridge {
 
     static MemorySegment compute(MemorySegment self, MemorySegment state, MemorySegment kernelContext) {
         long start = BridgeStatistics.start();
-        CompiledNodeComputeEvent event = CompiledNodeComputeEvent.beginIfRecorded();
+        CompiledNodeComputeEvent event = FlightRecorder.AVAILABLE ? CompiledNodeComputeEvent.beginIfRecorded() : null;
         NodeComputeBridge bridge = REGISTRY.get(self);
         long profiledFrom = bridge.timeline.recording() ? System.nanoTime() : 0L;
         bridge.compiled.compute(new KernelContextView(bridge.runtime, kernelContext, bridge.memory, java.util.Set.of(),
@@ -91,7 +92,9 @@ final class NodeComputeBridge {
             bridge.timeline.add(new ProfilerBridge.Timeline.Compute(bridge.nodeName, bridge.nodes, bridge.nodeCount,
                     profiledFrom, System.nanoTime() - profiledFrom, Thread.currentThread().threadId()));
         }
-        CompiledNodeComputeEvent.commit(event, bridge.epName, bridge.nodeName, bridge.nodeCount, bridge.nodes);
+        if (event != null) {
+            CompiledNodeComputeEvent.commit(event, bridge.epName, bridge.nodeName, bridge.nodeCount, bridge.nodes);
+        }
         BridgeStatistics.record(BridgeStatistics.Callback.COMPUTE, start);
         return MemorySegment.NULL;
     }

@@ -3,6 +3,7 @@ package dev.javaep.bridge;
 import dev.javaep.bridge.events.KernelComputeEvent;
 import dev.javaep.ort.OrtException;
 import dev.javaep.ort.OrtKernelImplStruct;
+import dev.javaep.spi.FlightRecorder;
 import dev.javaep.spi.OpKernel;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -65,7 +66,7 @@ final class OpKernelBridge {
 
     static MemorySegment compute(MemorySegment self, MemorySegment kernelContext) {
         long start = BridgeStatistics.start();
-        KernelComputeEvent event = KernelComputeEvent.beginIfRecorded();
+        KernelComputeEvent event = FlightRecorder.AVAILABLE ? KernelComputeEvent.beginIfRecorded() : null;
         OpKernelBridge bridge = REGISTRY.get(self);
         try {
             bridge.kernel.compute(new KernelContextView(bridge.runtime, kernelContext, bridge.memory, bridge.hostInputs,
@@ -77,7 +78,9 @@ final class OpKernelBridge {
             throw new OrtException(UpcallGuard.errorCodeOf(e), "javaep: " + bridge.description + " failed: "
                     + e.getClass().getSimpleName() + ": " + e.getMessage(), e);
         }
-        KernelComputeEvent.commit(event, bridge.epName, bridge.opType, bridge.nodeName);
+        if (event != null) {
+            KernelComputeEvent.commit(event, bridge.epName, bridge.opType, bridge.nodeName);
+        }
         BridgeStatistics.record(BridgeStatistics.Callback.COMPUTE, start);
         return MemorySegment.NULL;
     }

@@ -6,6 +6,7 @@ import dev.javaep.cuda.events.CudaKernelLaunchEvent;
 import dev.javaep.cuda.kernel.ptx.CudaKernel;
 import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.cuda.kernel.ptx.PtxModule;
+import dev.javaep.spi.FlightRecorder;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -52,11 +53,13 @@ public final class CudaKernelLibrary implements AutoCloseable {
 
     /** Queues {@code kernel} on {@code stream} with {@link LaunchShape}'s geometry. */
     void launch(CudaKernel kernel, LaunchShape shape, long stream, KernelArguments args) {
-        CudaKernelLaunchEvent event = CudaKernelLaunchEvent.beginIfRecorded();
+        CudaKernelLaunchEvent event = FlightRecorder.AVAILABLE ? CudaKernelLaunchEvent.beginIfRecorded() : null;
         driver.launchKernel(function(kernel), shape.gridX(), shape.gridY(), shape.gridZ(), shape.blockX(), shape.blockY(),
                 shape.blockZ(), 0, stream, args.pointers());
-        CudaKernelLaunchEvent.commit(event, kernel.entryName(), shape.gridX(), shape.gridY(), shape.gridZ(),
-                shape.blockX(), shape.blockY(), shape.blockZ(), stream);
+        if (event != null) {
+            CudaKernelLaunchEvent.commit(event, kernel.entryName(), shape.gridX(), shape.gridY(), shape.gridZ(),
+                    shape.blockX(), shape.blockY(), shape.blockZ(), stream);
+        }
     }
 
     @Override
