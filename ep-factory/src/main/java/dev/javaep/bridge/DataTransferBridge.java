@@ -86,7 +86,7 @@ final class DataTransferBridge {
                     api.tensorMutableData(to).address(), toLocation, size, stream));
         }
         bridge.transfer.copy(copies);
-        if (CopyTensorsEvent.endAndCheck(event)) {
+        if (event != null && CopyTensorsEvent.endAndCheck(event)) {
             commit(event, bridge.epName, copies);
         }
         BridgeStatistics.record(BridgeStatistics.Callback.COPY_TENSORS, start);
