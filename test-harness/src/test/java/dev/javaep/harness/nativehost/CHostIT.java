@@ -93,6 +93,16 @@ class CHostIT {
         }
 
         @Test
+        @DisplayName("a JVM without jdk.jfr (a jlinked runtime may leave it out) runs the compiled node: no event class loads")
+        void runtimeWithoutFlightRecorder() throws Exception {
+            NativeHosts.Result r = host(CPU_EP, "run", 1,
+                    Map.of("JAVAEP_JVM_OPTIONS", "--limit-modules=java.base,java.logging,jdk.unsupported"), ONE_RUN);
+            assertEquals(0, r.exitCode(), r::describe);
+            assertTrue(r.line("RUN ok").isPresent(), r::describe);
+            assertTrue(!r.stdout().contains("jdk/jfr") && !r.stderr().contains("jdk/jfr"), r::describe);
+        }
+
+        @Test
         @DisplayName("25 register/run/unregister cycles in one process neither crash nor leak")
         void manyCycles() throws Exception {
             int cycles = 25;
