@@ -1,8 +1,7 @@
 package dev.javaep.bridge;
 
 import dev.javaep.bridge.events.ExternalMemoryImportEvent;
-import dev.javaep.bridge.events.ExternalSemaphoreSignalEvent;
-import dev.javaep.bridge.events.ExternalSemaphoreWaitEvent;
+import dev.javaep.bridge.events.ExternalSemaphoreEvent;
 import dev.javaep.ort.OrtExternalResourceImporterImplStruct;
 import dev.javaep.ort.OrtFeature;
 import dev.javaep.spi.DeviceStream;
@@ -204,27 +203,11 @@ final class ImporterBridge {
     }
 
     static MemorySegment waitSemaphore(MemorySegment self, MemorySegment handle, MemorySegment stream, long value) {
-        ExternalSemaphoreWaitEvent event = FlightRecorder.AVAILABLE ? ExternalSemaphoreWaitEvent.beginIfRecorded() : null;
-        ImporterBridge bridge = REGISTRY.get(self);
-        ImportedSemaphore semaphore = bridge.semaphore(handle).semaphore();
-        DeviceStream deviceStream = bridge.stream(stream);
-        onStream(bridge, semaphore, deviceStream, value, ExternalResourceImporter::waitSemaphore);
-        if (event != null) {
-            ExternalSemaphoreWaitEvent.commit(event, bridge.epName, semaphore.type().name(), value, deviceStream.handle());
-        }
-        return MemorySegment.NULL;
+        return onStream(self, handle, stream, value, "wait", ExternalResourceImporter::waitSemaphore);
     }
 
     static MemorySegment signalSemaphore(MemorySegment self, MemorySegment handle, MemorySegment stream, long value) {
-        ExternalSemaphoreSignalEvent event = FlightRecorder.AVAILABLE ? ExternalSemaphoreSignalEvent.beginIfRecorded() : null;
-        ImporterBridge bridge = REGISTRY.get(self);
-        ImportedSemaphore semaphore = bridge.semaphore(handle).semaphore();
-        DeviceStream deviceStream = bridge.stream(stream);
-        onStream(bridge, semaphore, deviceStream, value, ExternalResourceImporter::signalSemaphore);
-        if (event != null) {
-            ExternalSemaphoreSignalEvent.commit(event, bridge.epName, semaphore.type().name(), value, deviceStream.handle());
-        }
-        return MemorySegment.NULL;
+        return onStream(self, handle, stream, value, "signal", ExternalResourceImporter::signalSemaphore);
     }
 
     /** {@code waitSemaphore} or {@code signalSemaphore} of the importer. */
@@ -232,11 +215,20 @@ final class ImporterBridge {
         void apply(ExternalResourceImporter importer, ImportedSemaphore semaphore, DeviceStream stream, long value);
     }
 
-    private static void onStream(ImporterBridge bridge, ImportedSemaphore semaphore, DeviceStream stream, long value,
-                                 SemaphoreOperation operation) {
+    /** The one path of Wait/SignalSemaphore: find the semaphore and stream, queue the operation, count and record it. */
+    private static MemorySegment onStream(MemorySegment self, MemorySegment handle, MemorySegment stream, long value,
+                                          String name, SemaphoreOperation operation) {
         long start = BridgeStatistics.start();
-        operation.apply(bridge.importer, semaphore, stream, value);
+        ExternalSemaphoreEvent event = FlightRecorder.AVAILABLE ? ExternalSemaphoreEvent.beginIfRecorded() : null;
+        ImporterBridge bridge = REGISTRY.get(self);
+        ImportedSemaphore semaphore = bridge.semaphore(handle).semaphore();
+        DeviceStream deviceStream = bridge.stream(stream);
+        operation.apply(bridge.importer, semaphore, deviceStream, value);
+        if (event != null) {
+            ExternalSemaphoreEvent.commit(event, bridge.epName, name, semaphore.type().name(), value, deviceStream.handle());
+        }
         BridgeStatistics.record(BridgeStatistics.Callback.SEMAPHORE, start);
+        return MemorySegment.NULL;
     }
 
     /** The app released its importer (ORT's wrapper calls this from its destructor). */

@@ -7,25 +7,32 @@ import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 
-/** One {@code OrtExternalResourceImporterImpl::WaitSemaphore}: queued on a stream, so the duration is the queuing. */
-@Name(ExternalSemaphoreWaitEvent.NAME)
-@Label("External Semaphore Wait")
+/**
+ * One {@code OrtExternalResourceImporterImpl::WaitSemaphore} or {@code SignalSemaphore}: queued on a stream, so
+ * the duration is the queuing.
+ */
+@Name(ExternalSemaphoreEvent.NAME)
+@Label("External Semaphore")
 @Category("javaep")
-@Description("An app asked a Java execution provider to wait an imported semaphore on a stream")
+@Description("An app asked a Java execution provider to wait or signal an imported semaphore on a stream")
 @StackTrace(false)
-public final class ExternalSemaphoreWaitEvent extends Event {
-    public static final String NAME = "javaep.ExternalSemaphoreWait";
-    private static final ExternalSemaphoreWaitEvent GATE = new ExternalSemaphoreWaitEvent();
+public final class ExternalSemaphoreEvent extends Event {
+    public static final String NAME = "javaep.ExternalSemaphore";
+    private static final ExternalSemaphoreEvent GATE = new ExternalSemaphoreEvent();
 
     @Label("Execution Provider")
     String executionProvider;
+
+    @Label("Operation")
+    @Description("wait or signal")
+    String operation;
 
     @Label("Type")
     @Description("The OrtExternalSemaphoreType, by name")
     String type;
 
     @Label("Value")
-    @Description("The timeline value to wait")
+    @Description("The timeline value waited for or signalled")
     long value;
 
     @Label("Stream")
@@ -33,24 +40,25 @@ public final class ExternalSemaphoreWaitEvent extends Event {
     long stream;
 
     /** A begun event when a recording wants it, else {@code null} (nothing allocated). */
-    public static ExternalSemaphoreWaitEvent beginIfRecorded() {
+    public static ExternalSemaphoreEvent beginIfRecorded() {
         if (!GATE.isEnabled()) {
             return null;
         }
-        ExternalSemaphoreWaitEvent event = new ExternalSemaphoreWaitEvent();
+        ExternalSemaphoreEvent event = new ExternalSemaphoreEvent();
         event.begin();
         return event;
     }
 
     /** Ends and commits {@code event} ({@code null} is a no-op). */
-    public static void commit(ExternalSemaphoreWaitEvent event, String executionProvider, String type, long value,
-                              long stream) {
+    public static void commit(ExternalSemaphoreEvent event, String executionProvider, String operation, String type,
+                              long value, long stream) {
         if (event == null) {
             return;
         }
         event.end();
         if (event.shouldCommit()) {
             event.executionProvider = executionProvider;
+            event.operation = operation;
             event.type = type;
             event.value = value;
             event.stream = stream;
