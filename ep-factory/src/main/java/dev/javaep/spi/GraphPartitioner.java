@@ -55,8 +55,8 @@ public final class GraphPartitioner {
     }
 
     /**
-     * The fusable groups of the nodes {@code supported} accepts, each in topological order. Nodes
-     * assigned to another EP are never in a group.
+     * The fusable groups of the nodes {@code supported} accepts, each in topological order. The predicate
+     * decides alone: the bridge declines nodes already assigned to another EP before it asks.
      */
     public static List<List<Node>> groups(List<Node> nodes, Predicate<Node> supported) {
         Edges edges = new Edges(nodes);
