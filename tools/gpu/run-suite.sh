@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs javaep's GPU suite on the GPU machine, in one command, from the bundle tools/gpu/bundle.sh made:
 #   tools/gpu/run-suite.sh [STEP...]      steps: devices junit ort129 python bench bench-interop sanitizer
+#                                         (JUNIT_CLASS=a.B,c.D limits junit to those classes)
 #                                         (default: all but sanitizer, which runs the JavaCuda partition matrix,
 #                                         or $SANITIZER_CLASS, under compute-sanitizer --tool memcheck)
 # Logs go to $OUT (the device tool brings that folder back). Each step has its own time limit and a
@@ -120,8 +121,14 @@ step() {  # step NAME LIMIT_SECONDS COMMAND...
 for s in "${STEPS[@]}"; do
   case $s in
     devices) step devices 120 "$B/bin/javaep" devices ;;
-    junit)   step junit 420 "$JAVA" "${JVM[@]}" -jar "$B/junit-console.jar" execute --class-path "$CP" \
-               --scan-class-path "$B/test-classes" --include-classname '.*(IT|Test|Tests)$' --include-tag gpu \
+    junit)   # JUNIT_CLASS=a.B,c.D: only those classes (a helper's quick check); otherwise every GPU test
+             if [ -n "${JUNIT_CLASS:-}" ]; then
+               select=(); for c in ${JUNIT_CLASS//,/ }; do select+=(--select-class "$c"); done
+             else
+               select=(--scan-class-path "$B/test-classes" --include-classname '.*(IT|Test|Tests)$')
+             fi
+             step junit 420 "$JAVA" "${JVM[@]}" -jar "$B/junit-console.jar" execute --class-path "$CP" \
+               "${select[@]}" --include-tag gpu \
                --details=tree --disable-ansi-colors --reports-dir "$OUT/junit-reports" ;;
     ort129)  step ort129 240 env JAVAEP_ORT_LIBRARY="$B/ort-1.29/libonnxruntime.so" sh -c \
                "'$B/bin/javaep' devices && '$B/bin/javaep' node-tests '$B/node-tests' JavaCudaExecutionProvider" ;;

@@ -71,14 +71,12 @@ final class CpuSubgraphProgram implements CompiledNode {
     private void run(Step step, Map<String, Tensor> values, KernelContext context, Arena intermediates) {
         List<ValueInfo> inputInfos = step.node().inputs();
         List<Tensor> inputs = new ArrayList<>(inputInfos.size());
-        long[][] inputShapes = new long[inputInfos.size()][];
         for (int i = 0; i < inputInfos.size(); i++) {
             ValueInfo info = inputInfos.get(i);
             Tensor tensor = info == null || info.name().isEmpty() ? null : values.get(info.name());
             inputs.add(tensor);
-            inputShapes[i] = tensor == null ? null : tensor.shape();
         }
-        long[][] outputShapes = step.kernel().outputShapes(inputShapes);
+        long[][] outputShapes = step.kernel().outputShapes(inputs);
         List<ValueInfo> outputInfos = step.node().outputs();
         List<Tensor> outputs = new ArrayList<>(outputInfos.size());
         for (int i = 0; i < outputInfos.size(); i++) {

@@ -604,7 +604,17 @@ public final class CudaDriver {
     public long moduleLoadData(String ptx) {
         Objects.requireNonNull(ptx, "ptx");
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment image = arena.allocateFrom(ptx);
+            return moduleLoadImage(arena.allocateFrom(ptx));
+        }
+    }
+
+    /**
+     * {@code cuModuleLoadDataEx} of an image in memory: PTX text (NUL-terminated), or a CUBIN (an ELF the
+     * driver loads without compiling) such as NVRTC makes for the device's own architecture.
+     */
+    public long moduleLoadImage(MemorySegment image) {
+        Objects.requireNonNull(image, "image");
+        try (Arena arena = Arena.ofConfined()) {
             MemorySegment log = arena.allocate(JIT_LOG_BYTES);
             MemorySegment options = arena.allocateFrom(JAVA_INT,
                     CudaConstants.CU_JIT_ERROR_LOG_BUFFER, CudaConstants.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES);

@@ -12,11 +12,11 @@ import java.util.Arrays;
  * A compiled node that queues its work on the Run's stream ({@link KernelContext#computeStream()})
  * and returns: ORT orders what follows on the same stream and synchronises at the end of the Run.
  */
-abstract class CudaNode implements CompiledNode {
-    final CudaDevice device;
-    final String op;
+public abstract class CudaNode implements CompiledNode {
+    protected final CudaDevice device;
+    protected final String op;
 
-    CudaNode(CudaDevice device, String op) {
+    protected CudaNode(CudaDevice device, String op) {
         this.device = device;
         this.op = op;
     }
@@ -27,14 +27,14 @@ abstract class CudaNode implements CompiledNode {
         run(context, device.kernels(), context.computeStream());
     }
 
-    abstract void run(KernelContext context, CudaKernelLibrary kernels, long stream);
+    protected abstract void run(KernelContext context, CudaKernelLibrary kernels, long stream);
 
     /** A grid-stride 1-D kernel over {@code work} items. */
-    static void launch1d(CudaKernelLibrary kernels, CudaKernel kernel, long work, long stream, KernelArguments args) {
+    protected static void launch1d(CudaKernelLibrary kernels, CudaKernel kernel, long work, long stream, KernelArguments args) {
         kernels.launch(kernel, kernels.linear(work), stream, args);
     }
 
-    Tensor floatInput(KernelContext context, int index) {
+    protected Tensor floatInput(KernelContext context, int index) {
         Tensor t = context.input(index);
         if (t == null) {
             throw new IllegalArgumentException(op + ": input " + index + " is missing");
@@ -45,12 +45,12 @@ abstract class CudaNode implements CompiledNode {
         return t;
     }
 
-    static long address(Tensor t) {
+    protected static long address(Tensor t) {
         return t.data().address();
     }
 
     /** Whether every address allows float4 access. */
-    static boolean aligned16(long... addresses) {
+    protected static boolean aligned16(long... addresses) {
         for (long a : addresses) {
             if ((a & 15) != 0) {
                 return false;
@@ -59,7 +59,7 @@ abstract class CudaNode implements CompiledNode {
         return true;
     }
 
-    static long product(long[] shape, int from, int to) {
+    protected static long product(long[] shape, int from, int to) {
         long n = 1;
         for (int i = from; i < to; i++) {
             n = Math.multiplyExact(n, shape[i]);
@@ -67,7 +67,7 @@ abstract class CudaNode implements CompiledNode {
         return n;
     }
 
-    static String shape(long[] shape) {
+    protected static String shape(long[] shape) {
         return Arrays.toString(shape);
     }
 }

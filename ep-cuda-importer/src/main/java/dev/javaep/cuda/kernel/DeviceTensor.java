@@ -5,8 +5,8 @@ import dev.javaep.spi.Tensor;
 import java.lang.foreign.MemorySegment;
 
 /** A tensor in device memory the EP owns (a compiled group's intermediate): {@link #data()} is a zero-length segment at the device address. */
-record DeviceTensor(ElementType elementType, long[] shape, MemorySegment data) implements Tensor {
-    static DeviceTensor at(long address, ElementType elementType, long[] shape) {
+public record DeviceTensor(ElementType elementType, long[] shape, MemorySegment data) implements Tensor {
+    public static DeviceTensor at(long address, ElementType elementType, long[] shape) {
         return new DeviceTensor(elementType, shape, MemorySegment.ofAddress(address));
     }
 }

@@ -11,10 +11,10 @@ import java.lang.foreign.ValueLayout;
  * address into the pointer array. The driver copies the values at launch, so the memory is reused
  * by the thread's next launch.
  */
-final class KernelArguments {
+public final class KernelArguments {
     private static final int MAX_ARGS = 24;
     private static final long VALUES_OFFSET = MAX_ARGS * 8L;
-    private static final long SIZE = VALUES_OFFSET + 1024;
+    private static final long SIZE = VALUES_OFFSET + 2048;
     private static final ThreadLocal<KernelArguments> PER_THREAD = ThreadLocal.withInitial(KernelArguments::new);
 
     private final MemorySegment memory = Arena.ofAuto().allocate(SIZE, 16);
@@ -24,7 +24,7 @@ final class KernelArguments {
     private KernelArguments() {}
 
     /** The calling thread's argument block, emptied. */
-    static KernelArguments begin() {
+    public static KernelArguments begin() {
         KernelArguments args = PER_THREAD.get();
         args.count = 0;
         args.next = VALUES_OFFSET;
@@ -44,28 +44,65 @@ final class KernelArguments {
         return offset;
     }
 
-    KernelArguments u64(long value) {
+    public KernelArguments u64(long value) {
         memory.set(ValueLayout.JAVA_LONG, slot(8, 8), value);
         return this;
     }
 
-    KernelArguments u32(int value) {
+    public KernelArguments u32(int value) {
         memory.set(ValueLayout.JAVA_INT, slot(4, 4), value);
         return this;
     }
 
-    KernelArguments f32(float value) {
+    public KernelArguments f32(float value) {
         memory.set(ValueLayout.JAVA_FLOAT, slot(4, 4), value);
         return this;
     }
 
     /** The by-value broadcast layout parameter ({@code .param .align 8 .b8 layout[192]}). */
-    KernelArguments layout(BroadcastLayout layout) {
+    public KernelArguments layout(BroadcastLayout layout) {
         layout.writeTo(memory, slot(BroadcastLayout.BYTES, 8));
         return this;
     }
 
-    MemorySegment pointers() {
+    /** A signed 64-bit integer ({@code long long}). */
+    public KernelArguments i64(long value) {
+        return u64(value);
+    }
+
+    /** A signed 32-bit integer ({@code int}). */
+    public KernelArguments i32(int value) {
+        return u32(value);
+    }
+
+    /**
+     * A by-value struct of {@code count} 64-bit integers, {@code values} first then zeros: the CUDA C kernels'
+     * {@code Dims} ({@code struct { long long d[8]; }}) for shapes and strides.
+     */
+    public KernelArguments longs(long[] values, int count) {
+        if (values.length > count) {
+            throw new IllegalArgumentException(values.length + " values for a struct of " + count);
+        }
+        long offset = slot(count * 8L, 8);
+        for (int i = 0; i < count; i++) {
+            memory.set(ValueLayout.JAVA_LONG, offset + i * 8L, i < values.length ? values[i] : 0);
+        }
+        return this;
+    }
+
+    /** A by-value struct of {@code count} floats, {@code values} first then zeros. */
+    public KernelArguments floats(float[] values, int count) {
+        if (values.length > count) {
+            throw new IllegalArgumentException(values.length + " values for a struct of " + count);
+        }
+        long offset = slot(count * 4L, 8);
+        for (int i = 0; i < count; i++) {
+            memory.set(ValueLayout.JAVA_FLOAT, offset + i * 4L, i < values.length ? values[i] : 0f);
+        }
+        return this;
+    }
+
+    public MemorySegment pointers() {
         return memory;
     }
 }

@@ -1,5 +1,6 @@
 package dev.javaep.cpu.kernel;
 
+import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.Broadcasting;
 
 /**
@@ -13,10 +14,10 @@ import dev.javaep.spi.Broadcasting;
  * becomes rows of that dimension's length: the fast paths fall out of the general case, and the
  * per-element loops never divide or branch on the shape.
  */
-final class BroadcastRows {
+public final class BroadcastRows {
 
     @FunctionalInterface
-    interface RowAction {
+    public interface RowAction {
         /** One output row of {@link #rowLength()} elements; indices are in elements, not bytes. */
         void row(long outIndex, long aIndex, long bIndex);
     }
@@ -44,7 +45,7 @@ final class BroadcastRows {
     }
 
     /** The plan for inputs of shapes {@code a} and {@code b}; throws if they do not broadcast. */
-    static BroadcastRows of(long[] a, long[] b) {
+    public static BroadcastRows of(long[] a, long[] b) {
         long[] out = Broadcasting.multidirectional(a, b);
         int rank = out.length;
         long[] sizes = new long[rank];
@@ -87,34 +88,34 @@ final class BroadcastRows {
                 outerDims, aStrides, bStrides);
     }
 
-    long[] outputShape() {
+    public long[] outputShape() {
         return outputShape.clone();
     }
 
-    long outputCount() {
+    public long outputCount() {
         return outputCount;
     }
 
-    long rowLength() {
+    public long rowLength() {
         return rowLength;
     }
 
     /** 1 when input a advances along a row, 0 when it repeats one element. */
-    long aStep() {
+    public long aStep() {
         return aStep;
     }
 
-    long bStep() {
+    public long bStep() {
         return bStep;
     }
 
     /** Number of rows the output is cut into (after merging). */
-    long rowCount() {
+    public long rowCount() {
         return outputCount == 0 ? 0 : outputCount / rowLength;
     }
 
     /** Calls {@code action} once per output row, in output order; input offsets are updated incrementally. */
-    void forEachRow(RowAction action) {
+    public void forEachRow(RowAction action) {
         long rows = rowCount();
         int depth = outerDims.length;
         long[] counter = new long[depth];

@@ -17,6 +17,15 @@ public interface CpuKernel {
     long[][] outputShapes(long[][] inputShapes);
 
     /**
+     * Output shapes for these inputs (omitted optional inputs are {@code null}). Kernels whose output shape
+     * depends on an input's values (Reshape's shape, Slice's starts, Resize's sizes: small int64 or float
+     * tensors) override this and read them; the rest take the shapes only.
+     */
+    default long[][] outputShapes(List<? extends Tensor> inputs) {
+        return outputShapes(Shapes.shapesOf(inputs));
+    }
+
+    /**
      * Computes the outputs; outputs were allocated with the shapes from {@link #outputShapes}.
      * Omitted optional inputs are {@code null}.
      */

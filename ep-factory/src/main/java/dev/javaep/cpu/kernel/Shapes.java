@@ -6,11 +6,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Shape arithmetic and the argument checks every kernel makes before it touches memory. */
-final class Shapes {
+public final class Shapes {
     private Shapes() {}
 
     /** The shape itself, after checking it is present and has no negative dimension. */
-    static long[] checked(long[] shape) {
+    public static long[] checked(long[] shape) {
         if (shape == null) {
             throw new IllegalArgumentException("missing shape");
         }
@@ -22,7 +22,7 @@ final class Shapes {
         return shape;
     }
 
-    static long elementCount(long[] shape) {
+    public static long elementCount(long[] shape) {
         long n = 1;
         for (long d : shape) {
             n = Math.multiplyExact(n, d);
@@ -31,7 +31,7 @@ final class Shapes {
     }
 
     /** Product of {@code shape[from..to)}. */
-    static long product(long[] shape, int from, int to) {
+    public static long product(long[] shape, int from, int to) {
         long n = 1;
         for (int i = from; i < to; i++) {
             n = Math.multiplyExact(n, shape[i]);
@@ -40,7 +40,7 @@ final class Shapes {
     }
 
     /** {@code axis} in {@code [-rank, rank)} made non-negative, or an exception naming the op. */
-    static int normalizeAxis(long axis, int rank, String op) {
+    public static int normalizeAxis(long axis, int rank, String op) {
         if (axis < -rank || axis >= rank) {
             throw new IllegalArgumentException(op + ": axis " + axis + " is out of range for a tensor of rank " + rank
                     + (rank == 0 ? " (a scalar has no axis)" : " (allowed: " + -rank + " to " + (rank - 1) + ")"));
@@ -49,7 +49,7 @@ final class Shapes {
     }
 
     /** The shapes of the given inputs, with {@code null} for omitted optional ones. */
-    static long[][] shapesOf(List<? extends Tensor> tensors) {
+    public static long[][] shapesOf(List<? extends Tensor> tensors) {
         long[][] shapes = new long[tensors.size()][];
         for (int i = 0; i < shapes.length; i++) {
             Tensor t = tensors.get(i);
@@ -59,7 +59,7 @@ final class Shapes {
     }
 
     /** Fails unless the outputs were allocated with the expected shapes (protects against writing out of bounds). */
-    static void requireOutputShapes(String op, List<? extends Tensor> outputs, long[][] expected) {
+    public static void requireOutputShapes(String op, List<? extends Tensor> outputs, long[][] expected) {
         if (outputs.size() != expected.length) {
             throw new IllegalArgumentException(op + ": expected " + expected.length + " output(s), got " + outputs.size());
         }
@@ -73,7 +73,7 @@ final class Shapes {
     }
 
     /** Fails unless the tensor has the element type the kernel was built for. */
-    static void requireType(String op, String role, Tensor tensor, ElementType expected) {
+    public static void requireType(String op, String role, Tensor tensor, ElementType expected) {
         if (tensor.elementType() != expected) {
             throw new IllegalArgumentException(op + ": " + role + " is " + tensor.elementType()
                     + " but the kernel was built for " + expected);

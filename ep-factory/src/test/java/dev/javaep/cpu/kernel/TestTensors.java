@@ -11,30 +11,30 @@ import java.util.Random;
  * Builds and reads host tensors for kernel tests. Every tensor is placed at an odd address so that
  * a kernel using an aligned layout (instead of the *_UNALIGNED ones) fails here, not in production.
  */
-final class TestTensors {
+public final class TestTensors {
     private TestTensors() {}
 
     /** A zero-filled tensor at a deliberately misaligned address. */
-    static HostTensor misaligned(Arena arena, ElementType type, long... shape) {
+    public static HostTensor misaligned(Arena arena, ElementType type, long... shape) {
         long bytes = Shapes.elementCount(shape) * type.byteSize();
         MemorySegment data = arena.allocate(bytes + 1, 8).asSlice(1, bytes);
         return new HostTensor(type, shape, data);
     }
 
-    static HostTensor floats(Arena arena, float[] values, long... shape) {
+    public static HostTensor floats(Arena arena, float[] values, long... shape) {
         HostTensor t = misaligned(arena, ElementType.FLOAT, shape);
         MemorySegment.copy(values, 0, t.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, values.length);
         return t;
     }
 
-    static HostTensor doubles(Arena arena, double[] values, long... shape) {
+    public static HostTensor doubles(Arena arena, double[] values, long... shape) {
         HostTensor t = misaligned(arena, ElementType.DOUBLE, shape);
         MemorySegment.copy(values, 0, t.data(), ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, values.length);
         return t;
     }
 
     /** An integer tensor holding the low bits of each value. */
-    static HostTensor integers(Arena arena, ElementType type, long[] values, long... shape) {
+    public static HostTensor integers(Arena arena, ElementType type, long[] values, long... shape) {
         HostTensor t = misaligned(arena, type, shape);
         for (int i = 0; i < values.length; i++) {
             setInteger(t, i, values[i]);
@@ -42,16 +42,16 @@ final class TestTensors {
         return t;
     }
 
-    static float[] toFloats(HostTensor t) {
+    public static float[] toFloats(HostTensor t) {
         return t.data().toArray(ValueLayout.JAVA_FLOAT_UNALIGNED);
     }
 
-    static double[] toDoubles(HostTensor t) {
+    public static double[] toDoubles(HostTensor t) {
         return t.data().toArray(ValueLayout.JAVA_DOUBLE_UNALIGNED);
     }
 
     /** Integer elements widened to long: sign-extended for signed types, zero-extended for unsigned. */
-    static long[] toIntegers(HostTensor t) {
+    public static long[] toIntegers(HostTensor t) {
         long[] out = new long[(int) t.elementCount()];
         for (int i = 0; i < out.length; i++) {
             out[i] = getInteger(t, i);
@@ -59,7 +59,7 @@ final class TestTensors {
         return out;
     }
 
-    static long getInteger(HostTensor t, long i) {
+    public static long getInteger(HostTensor t, long i) {
         MemorySegment d = t.data();
         return switch (t.elementType()) {
             case INT8 -> d.getAtIndex(ValueLayout.JAVA_BYTE, i);
@@ -73,7 +73,7 @@ final class TestTensors {
         };
     }
 
-    static void setInteger(HostTensor t, long i, long v) {
+    public static void setInteger(HostTensor t, long i, long v) {
         MemorySegment d = t.data();
         switch (t.elementType().byteSize()) {
             case 1 -> d.setAtIndex(ValueLayout.JAVA_BYTE, i, (byte) v);
@@ -84,7 +84,7 @@ final class TestTensors {
         }
     }
 
-    static float[] randomFloats(Random random, long count) {
+    public static float[] randomFloats(Random random, long count) {
         float[] v = new float[(int) count];
         for (int i = 0; i < v.length; i++) {
             v[i] = random.nextFloat() * 4 - 2;
@@ -96,7 +96,7 @@ final class TestTensors {
      * The flat index into an input of shape {@code in} that numpy broadcasting reads for output
      * element {@code outIndex} of shape {@code out}: the obvious (slow, dividing) reference.
      */
-    static long broadcastSource(long outIndex, long[] out, long[] in) {
+    public static long broadcastSource(long outIndex, long[] out, long[] in) {
         long index = 0;
         long stride = 1;
         long rest = outIndex;
@@ -114,7 +114,7 @@ final class TestTensors {
         return index;
     }
 
-    static String shape(long... dims) {
+    public static String shape(long... dims) {
         return Arrays.toString(dims);
     }
 }
