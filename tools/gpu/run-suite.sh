@@ -97,7 +97,8 @@ PY
   fi
 }
 
-rm -rf "$B" && tar -C /tmp -xzf "$ROOT/.bundle/javaep-gpu.tar.gz"
+# BUNDLE_TARBALL: another bundle than .bundle's (a helper's, copied into an ignored folder of the checkout)
+rm -rf "$B" && tar -C /tmp -xzf "$ROOT/${BUNDLE_TARBALL:-.bundle/javaep-gpu.tar.gz}"
 sed -i "s#@BUNDLE@#$B#" "$B/javaep.properties"
 export JAVAEP_JAVA_HOME="$B/jdk" JAVAEP_ORT_LIBRARY="$ORT_LIBRARY"
 JAVA="$B/jdk/bin/java"
