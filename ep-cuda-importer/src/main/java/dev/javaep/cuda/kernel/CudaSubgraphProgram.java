@@ -8,6 +8,7 @@ import dev.javaep.spi.Graph;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.Tensor;
+import dev.javaep.spi.TensorValue;
 import dev.javaep.spi.ValueInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -268,7 +269,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
     }
 
     /** What one step sees: its inputs by slot, its outputs in ORT's tensors or the EP's memory. */
-    private final class StepContext implements KernelContext {
+    private final class StepContext implements CudaKernelContext {
         private final KernelContext run;
         private final Tensor[] values;
         private final RunMemory memory;
@@ -322,6 +323,33 @@ public final class CudaSubgraphProgram implements CompiledNode {
         @Override
         public long computeStream() {
             return stream;
+        }
+
+        @Override
+        public TensorValue hostInput(int index) {
+            List<ValueInfo> inputs = step.node().inputs();
+            ValueInfo info = index < 0 || index >= inputs.size() ? null : inputs.get(index);
+            if (info == null) {
+                return null;
+            }
+            if (info.value() != null) {
+                return info.value();
+            }
+            Tensor tensor = input(index);
+            if (tensor == null) {
+                return null;
+            }
+            return copyToHost(tensor);
+        }
+
+        private TensorValue copyToHost(Tensor tensor) {
+            long bytes = tensor.data().byteSize();
+            java.nio.ByteBuffer host = java.nio.ByteBuffer.allocateDirect((int) bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            if (bytes > 0) {
+                device.driver().streamSynchronize(stream);
+                device.driver().memcpyDtoH(java.lang.foreign.MemorySegment.ofBuffer(host), tensor.data().address(), bytes);
+            }
+            return new TensorValue(tensor.elementType(), tensor.shape(), host);
         }
     }
 
