@@ -4,6 +4,7 @@ import dev.javaep.harness.bench.RunTimer;
 import dev.javaep.harness.conformance.ModelComparison;
 import dev.javaep.harness.conformance.NodeTestResult;
 import dev.javaep.harness.conformance.NodeTestRunner;
+import dev.javaep.harness.conformance.OpNodeTests;
 import dev.javaep.harness.models.Models;
 import dev.javaep.harness.onnx.OnnxModelReader;
 import dev.javaep.harness.ort.EpDevice;
@@ -35,6 +36,9 @@ import java.util.stream.Stream;
  *   javaep node-tests DIR [EP] [LIBRARY] [--ops A,B]
  *                                        run ONNX node tests (folders under DIR) on one EP, fallback disabled;
  *                                        --ops keeps the tests whose nodes are all of these op types
+ *   javaep op-table DIR [EP] [LIBRARY] [--ops A,B]
+ *                                        per op: its single-node node tests on the EP (fallback disabled) and on
+ *                                        ORT's CPU EP, as a Markdown table (docs/ops.md); every op found without --ops
  *   javaep compare MODEL [EP] [LIBRARY]  run MODEL on one EP (fallback disabled) and on ORT's CPU EP with the
  *                                        same random inputs, and compare the outputs
  * </pre>
@@ -105,6 +109,15 @@ public final class JavaepCli {
                 yield nodeTests(Path.of(positional.getFirst()), positional.size() > 1 ? positional.get(1) : DEFAULT_EP,
                         positional.size() > 2 ? Path.of(positional.get(2)) : defaultLibrary, ops);
             }
+            case "op-table" -> {
+                List<String> positional = new ArrayList<>(params);
+                Set<String> ops = takeOps(positional);
+                if (positional.isEmpty()) {
+                    yield usage();
+                }
+                yield opTable(Path.of(positional.getFirst()), positional.size() > 1 ? positional.get(1) : DEFAULT_EP,
+                        positional.size() > 2 ? Path.of(positional.get(2)) : defaultLibrary, ops);
+            }
             case "compare" -> params.isEmpty() ? usage() : compare(Path.of(params.getFirst()),
                     params.size() > 1 ? params.get(1) : DEFAULT_EP,
                     params.size() > 2 ? Path.of(params.get(2)) : defaultLibrary);
@@ -132,7 +145,8 @@ public final class JavaepCli {
 
     private static int usage() {
         System.err.println("usage: javaep [demo | bench | bench-cuda | bench-interop | devices [LIBRARY]"
-                + " | node-tests DIR [EP] [LIBRARY] [--ops A,B] | compare MODEL [EP] [LIBRARY]]");
+                + " | node-tests DIR [EP] [LIBRARY] [--ops A,B] | op-table DIR [EP] [LIBRARY] [--ops A,B]"
+                + " | compare MODEL [EP] [LIBRARY]]");
         return 2;
     }
 
@@ -276,6 +290,27 @@ public final class JavaepCli {
                 return failed == 0 ? 0 : 1;
             } finally {
                 env.unregisterExecutionProviderLibrary("javaep-node-tests");
+            }
+        }
+    }
+
+    private static int opTable(Path dir, String epName, Path library, Set<String> ops) throws IOException {
+        Set<String> selected = ops;
+        if (selected.isEmpty()) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                selected = entries.filter(p -> Files.exists(p.resolve("model.onnx"))).map(OpNodeTests::opOf)
+                        .flatMap(java.util.Optional::stream).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+            }
+        }
+        try (OrtEnvironment env = OrtHost.shared().createEnvironment("javaep-op-table", OrtHost.LogLevel.FATAL)) {
+            env.registerExecutionProviderLibrary("javaep-op-table", library);
+            try {
+                var rows = OpNodeTests.run(OpNodeTests.byOp(dir, selected), new NodeTestRunner(env, epDevice(env, epName)),
+                        NodeTestRunner.onOrtCpu(env));
+                OUT.print(OpNodeTests.markdown(epName, rows));
+                return rows.stream().allMatch(r -> r.behindOrtCpu().isEmpty()) ? 0 : 1;
+            } finally {
+                env.unregisterExecutionProviderLibrary("javaep-op-table");
             }
         }
     }

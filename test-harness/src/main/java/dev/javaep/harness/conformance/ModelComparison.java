@@ -42,7 +42,13 @@ public final class ModelComparison {
     private ModelComparison() {}
 
     public static Result run(OrtEnvironment env, EpDevice device, Path model) throws IOException {
-        Map<String, TensorData> inputs = randomInputs(OnnxModelReader.read(model));
+        return run(env, device, model, Map.of());
+    }
+
+    /** As {@link #run(OrtEnvironment, EpDevice, Path)}, with the inputs named in {@code inputShapes} of those shapes. */
+    public static Result run(OrtEnvironment env, EpDevice device, Path model, Map<String, long[]> inputShapes)
+            throws IOException {
+        Map<String, TensorData> inputs = randomInputs(OnnxModelReader.read(model), inputShapes);
         try (SessionOptions onEp = env.createSessionOptions().disableCpuEpFallback()
                 .appendExecutionProvider(List.of(device), Map.of());
              SessionOptions onOrtCpu = env.createSessionOptions();
@@ -71,8 +77,28 @@ public final class ModelComparison {
         }
     }
 
+    /**
+     * Shapes given by input position ({@code "#0"}, {@code "#1"}, in the order of the model's graph inputs that
+     * are not initializers) keyed by the inputs' names instead.
+     */
+    public static Map<String, long[]> byPosition(Path model, Map<String, long[]> shapesByPosition) throws IOException {
+        OnnxModel onnx = OnnxModelReader.read(model);
+        Set<String> initializers = onnx.graph().initializers().stream().map(OnnxTensorData::name)
+                .collect(Collectors.toSet());
+        List<String> names = onnx.graph().inputs().stream().map(OnnxValueInfo::name)
+                .filter(n -> !initializers.contains(n)).toList();
+        Map<String, long[]> byName = new LinkedHashMap<>();
+        shapesByPosition.forEach((key, shape) -> byName.put(
+                key.startsWith("#") ? names.get(Integer.parseInt(key.substring(1))) : key, shape));
+        return byName;
+    }
+
     /** Seeded random values for every graph input that is not an initializer. */
     static Map<String, TensorData> randomInputs(OnnxModel model) {
+        return randomInputs(model, Map.of());
+    }
+
+    static Map<String, TensorData> randomInputs(OnnxModel model, Map<String, long[]> inputShapes) {
         Set<String> initializers = model.graph().initializers().stream().map(OnnxTensorData::name)
                 .collect(Collectors.toSet());
         Random random = new Random(SEED);
@@ -85,7 +111,7 @@ public final class ModelComparison {
                 throw new IllegalArgumentException("input " + input.name()
                         + " is not a tensor of known rank; compare feeds tensors only");
             }
-            long[] shape = input.shape().stream()
+            long[] shape = inputShapes.containsKey(input.name()) ? inputShapes.get(input.name()) : input.shape().stream()
                     .mapToLong(d -> d instanceof Dim.Value(long size) ? size : SYMBOLIC_DIM).toArray();
             inputs.put(input.name(), random(input.name(), input.elementType(), shape, random));
         }

@@ -33,16 +33,26 @@ public final class NodeTestRunner {
     private final OrtEnvironment env;
     private final EpDevice device;
 
+    /** Runs node tests on {@code device}'s EP with ORT's CPU fallback disabled: every node is the EP's. */
     public NodeTestRunner(OrtEnvironment env, EpDevice device) {
         this.env = env;
         this.device = device;
     }
 
+    /** Runs node tests on ORT's own CPU EP (the bar an EP is measured against: same files, same tolerances). */
+    public static NodeTestRunner onOrtCpu(OrtEnvironment env) {
+        return new NodeTestRunner(env, null);
+    }
+
+    private SessionOptions options() {
+        return device == null ? env.createSessionOptions()
+                : env.createSessionOptions().disableCpuEpFallback().appendExecutionProvider(List.of(device), Map.of());
+    }
+
     public NodeTestResult run(Path testDir) {
         String name = testDir.getFileName().toString();
         Session session;
-        try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
-                .appendExecutionProvider(List.of(device), Map.of())) {
+        try (SessionOptions options = options()) {
             session = env.createSession(testDir.resolve("model.onnx"), options);
         } catch (OrtException e) {
             return new NodeTestResult(name, NodeTestResult.Outcome.NOT_SUPPORTED, firstLine(e.getMessage()));
