@@ -10,6 +10,7 @@ torchvision and onnx (the GPU machine has them):
 Each model is checked with onnx.checker and run once with onnxruntime's CPU EP when it is installed. The
 exporter and opset of each file are in models.tsv beside them (the tests read that file).
 """
+import copy
 import os
 import sys
 
@@ -228,12 +229,21 @@ def main(out):
     torch.manual_seed(0)
     rows = []
 
-    def add(name, model, args, dynamo, names, note, dynamic_hw=False, opset=None, external=False):
+    def add(name, model, args, dynamo, names, note, dynamic_hw=False, opset=None, external=False, fp16=False):
         torch.manual_seed(sum(map(ord, name)))
         for m in model.modules():  # BatchNorm's running statistics: not the identity, or BN would test nothing
             if isinstance(m, nn.BatchNorm2d):
                 m.running_mean.uniform_(-0.2, 0.2)
                 m.running_var.uniform_(0.5, 1.5)
+        if fp16 and torch.cuda.is_available():
+            # The same weights in float16 (what a GPU app ships): tests compare JavaCuda's float16 run of this
+            # file with ORT CPU's float32 run of the float32 file.
+            half = copy.deepcopy(model).cuda().half().eval()
+            export(half, tuple(a.cuda().half() for a in args), os.path.join(out, name + "_fp16.onnx"), dynamo, names,
+                   dynamic_hw, opset)
+            onnx.checker.check_model(os.path.join(out, name + "_fp16.onnx"))
+            print(f"{name}_fp16: {os.path.getsize(os.path.join(out, name + '_fp16.onnx'))} bytes")
+            note += ", float16 twin " + name + "_fp16.onnx"
         path = os.path.join(out, name + ".onnx")
         export(model, args, path, dynamo, names, dynamic_hw, opset)
         m = onnx.load(path)
@@ -248,16 +258,18 @@ def main(out):
                                " ".join(ops)]))
         print(f"{name}: {os.path.getsize(path)} bytes, {len(m.graph.node)} nodes, ops {ops}")
 
-    add("espcn_x2", Espcn(), (torch.rand(1, 3, 32, 48),), False, (["frame"], ["upscaled"]), "super-resolution")
+    add("espcn_x2", Espcn(), (torch.rand(1, 3, 32, 48),), False, (["frame"], ["upscaled"]), "super-resolution",
+        fp16=True)
     add("unet_small", UNet(), (torch.rand(1, 3, 32, 32),), True, (["image"], ["logits"]),
-        "segmentation, dynamic height/width", dynamic_hw=True)
-    add("resnet_small", ResNetSmall(), (torch.rand(2, 3, 64, 64),), False, (["image"], ["logits"]), "classifier")
+        "segmentation, dynamic height/width", dynamic_hw=True, fp16=True)
+    add("resnet_small", ResNetSmall(), (torch.rand(2, 3, 64, 64),), False, (["image"], ["logits"]), "classifier",
+        fp16=True)
     add("mobilenetv3_small", MobileNetV3Small(), (torch.rand(1, 3, 64, 64),), True, (["image"], ["logits"]),
-        "classifier, depthwise + SE + Hardswish")
+        "classifier, depthwise + SE + Hardswish", fp16=True)
     add("style_transfer", StyleTransfer(), (torch.rand(1, 3, 48, 48),), False, (["image"], ["styled"]),
-        "style transfer, weights in an external data file", external=True)
+        "style transfer, weights in an external data file", external=True, fp16=True)
     add("vit_tiny", VitBlockNet(), (torch.rand(1, 3, 32, 32),), True, (["image"], ["logits"]),
-        "vision transformer")
+        "vision transformer", fp16=True)
     add("flow_warp", FlowWarp(), (torch.rand(1, 3, 24, 32), torch.randn(1, 2, 24, 32) * 2), True,
         (["frame", "flow"], ["warped"]), "optical-flow warp (GridSample)", opset=20)
     add("resnet_small_dynamo", ResNetSmall(), (torch.rand(1, 3, 64, 64),), True, (["image"], ["logits"]),
