@@ -98,7 +98,7 @@ public final class ModelComparison {
         return randomInputs(model, Map.of());
     }
 
-    static Map<String, TensorData> randomInputs(OnnxModel model, Map<String, long[]> inputShapes) {
+    public static Map<String, TensorData> randomInputs(OnnxModel model, Map<String, long[]> inputShapes) {
         Set<String> initializers = model.graph().initializers().stream().map(OnnxTensorData::name)
                 .collect(Collectors.toSet());
         Random random = new Random(SEED);
