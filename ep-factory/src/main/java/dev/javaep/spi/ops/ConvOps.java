@@ -133,43 +133,48 @@ public final class ConvOps {
          * of X and W where known ({@code -1} when not); {@code -1} when nothing says.
          */
         int spatialRank(int xRank, int wRank) {
-            int rank = -1;
-            rank = agree(rank, kernelShape.length, "kernel_shape", kernelShape);
-            rank = agree(rank, strides.length, "strides", strides);
-            rank = agree(rank, dilations.length, "dilations", dilations);
             if (pads.length % 2 != 0) {
                 throw new IllegalArgumentException(op + ": pads " + Arrays.toString(pads)
                         + " has an odd length; it lists a begin and an end per spatial axis");
             }
-            rank = agree(rank, pads.length / 2, "pads", pads);
-            rank = agree(rank, outputPadding.length, "output_padding", outputPadding);
+            if (xRank >= 0 && xRank < 3) {
+                throw new IllegalArgumentException(op + ": X has rank " + xRank
+                        + "; it needs a batch, a channel and at least one spatial axis");
+            }
+            // each source that knows the number of spatial axes, and what it says
+            List<String> sources = new java.util.ArrayList<>();
+            List<Integer> ranks = new java.util.ArrayList<>();
+            add(sources, ranks, "kernel_shape", kernelShape, kernelShape.length);
+            add(sources, ranks, "strides", strides, strides.length);
+            add(sources, ranks, "dilations", dilations, dilations.length);
+            add(sources, ranks, "pads", pads, pads.length / 2);
+            add(sources, ranks, "output_padding", outputPadding, outputPadding.length);
             if (xRank >= 0) {
-                if (xRank < 3) {
-                    throw new IllegalArgumentException(op + ": X has rank " + xRank
-                            + "; it needs a batch, a channel and at least one spatial axis");
-                }
-                rank = agree(rank, xRank - 2, "X's rank", null);
+                sources.add("X's rank " + xRank);
+                ranks.add(xRank - 2);
                 if (outputShape.length != 0 && outputShape.length != xRank - 2 && outputShape.length != xRank) {
                     throw new IllegalArgumentException(op + ": output_shape " + Arrays.toString(outputShape) + " has "
                             + outputShape.length + " values for " + (xRank - 2) + " spatial axes");
                 }
             }
             if (wRank >= 0) {
-                rank = agree(rank, wRank - 2, "W's rank", null);
+                sources.add("W's rank " + wRank);
+                ranks.add(wRank - 2);
             }
-            return rank;
+            for (int i = 1; i < ranks.size(); i++) {
+                if (!ranks.get(i).equals(ranks.get(0))) {
+                    throw new IllegalArgumentException(op + ": " + sources.get(i) + " gives " + ranks.get(i)
+                            + " spatial axes but " + sources.get(0) + " gives " + ranks.get(0));
+                }
+            }
+            return ranks.isEmpty() ? -1 : ranks.get(0);
         }
 
-        private int agree(int rank, int length, String what, long[] values) {
-            if (values != null && values.length == 0) {
-                return rank;
+        private static void add(List<String> sources, List<Integer> ranks, String name, long[] values, int rank) {
+            if (values.length != 0) {
+                sources.add(name + " " + Arrays.toString(values));
+                ranks.add(rank);
             }
-            if (rank >= 0 && length != rank) {
-                throw new IllegalArgumentException(op + ": " + what + (values == null ? " (" + (length + 2) + ")"
-                        : " " + Arrays.toString(values)) + " disagrees with the other attributes and inputs, which give "
-                        + rank + " spatial axes");
-            }
-            return length;
         }
 
         private static void requireAtLeast(String op, String name, long[] values, long min) {
