@@ -22,78 +22,54 @@ final class FloatPooling {
         int inSize = w.inSize();
         int outSize = w.outSize();
         long planes = Math.multiplyExact(g.batch(), g.channels());
+        Axis d = new Axis(w.outD(), w.strideD(), w.padD(), w.padEndD(), w.dilationD(), w.kD(), w.inD(), countIncludePad);
+        Axis h = new Axis(w.outH(), w.strideH(), w.padH(), w.padEndH(), w.dilationH(), w.kH(), w.inH(), countIncludePad);
+        Axis wAxis = new Axis(w.outW(), w.strideW(), w.padW(), w.padEndW(), w.dilationW(), w.kW(), w.inW(), countIncludePad);
         float[] in = new float[inSize];
         float[] out = new float[outSize];
         for (long p = 0; p < planes; p++) {
             MemorySegment.copy(x, F, p * inSize * 4L, in, 0, inSize);
-            if (kind == Kind.MAX) {
-                maxPlane(w, in, out);
-            } else {
-                averagePlane(w, countIncludePad, in, out);
-            }
+            plane(kind == Kind.MAX, w, d, h, wAxis, in, out);
             MemorySegment.copy(out, 0, y, F, p * outSize * 4L, outSize);
         }
     }
 
-    private static void maxPlane(Window3 w, float[] in, float[] out) {
-        int o = 0;
-        for (int od = 0; od < w.outD(); od++) {
-            int sd = od * w.strideD() - w.padD();
-            int d0 = Window3.firstTap(sd, w.dilationD());
-            int d1 = Window3.endTap(sd, w.dilationD(), w.kD(), w.inD());
-            for (int oh = 0; oh < w.outH(); oh++) {
-                int sh = oh * w.strideH() - w.padH();
-                int h0 = Window3.firstTap(sh, w.dilationH());
-                int h1 = Window3.endTap(sh, w.dilationH(), w.kH(), w.inH());
-                for (int ow = 0; ow < w.outW(); ow++, o++) {
-                    int sw = ow * w.strideW() - w.padW();
-                    int w0 = Window3.firstTap(sw, w.dilationW());
-                    int w1 = Window3.endTap(sw, w.dilationW(), w.kW(), w.inW());
-                    float max = -Float.MAX_VALUE;
-                    for (int jd = d0; jd < d1; jd++) {
-                        for (int jh = h0; jh < h1; jh++) {
-                            int row = ((sd + jd * w.dilationD()) * w.inH() + sh + jh * w.dilationH()) * w.inW() + sw;
-                            for (int jw = w0; jw < w1; jw++) {
-                                float v = in[row + jw * w.dilationW()];
-                                if (v > max) {
-                                    max = v;
-                                }
-                            }
-                        }
-                    }
-                    out[o] = max;
-                }
+    /**
+     * The windows along one axis, worked out once per call rather than per output: for output {@code o}, the
+     * position of tap 0 ({@code start}), the taps inside the input ({@code first .. end}) and the divisor's share.
+     */
+    private record Axis(int[] start, int[] first, int[] end, int[] count) {
+        Axis(int out, int stride, int pad, int padEnd, int dilation, int k, int in, boolean countIncludePad) {
+            this(new int[out], new int[out], new int[out], new int[out]);
+            for (int o = 0; o < out; o++) {
+                start[o] = o * stride - pad;
+                first[o] = Window3.firstTap(start[o], dilation);
+                end[o] = Window3.endTap(start[o], dilation, k, in);
+                count[o] = countIncludePad ? paddedTaps(start[o], dilation, k, pad, in + padEnd) : end[o] - first[o];
             }
         }
     }
 
-    private static void averagePlane(Window3 w, boolean countIncludePad, float[] in, float[] out) {
+    private static void plane(boolean max, Window3 w, Axis d, Axis h, Axis wAxis, float[] in, float[] out) {
         int o = 0;
         for (int od = 0; od < w.outD(); od++) {
-            int sd = od * w.strideD() - w.padD();
-            int d0 = Window3.firstTap(sd, w.dilationD());
-            int d1 = Window3.endTap(sd, w.dilationD(), w.kD(), w.inD());
-            int nd = countIncludePad ? paddedTaps(sd, w.dilationD(), w.kD(), w.padD(), w.inD() + w.padEndD()) : d1 - d0;
             for (int oh = 0; oh < w.outH(); oh++) {
-                int sh = oh * w.strideH() - w.padH();
-                int h0 = Window3.firstTap(sh, w.dilationH());
-                int h1 = Window3.endTap(sh, w.dilationH(), w.kH(), w.inH());
-                int nh = countIncludePad ? paddedTaps(sh, w.dilationH(), w.kH(), w.padH(), w.inH() + w.padEndH()) : h1 - h0;
                 for (int ow = 0; ow < w.outW(); ow++, o++) {
-                    int sw = ow * w.strideW() - w.padW();
-                    int w0 = Window3.firstTap(sw, w.dilationW());
-                    int w1 = Window3.endTap(sw, w.dilationW(), w.kW(), w.inW());
-                    int nw = countIncludePad ? paddedTaps(sw, w.dilationW(), w.kW(), w.padW(), w.inW() + w.padEndW()) : w1 - w0;
-                    float sum = 0f;
-                    for (int jd = d0; jd < d1; jd++) {
-                        for (int jh = h0; jh < h1; jh++) {
-                            int row = ((sd + jd * w.dilationD()) * w.inH() + sh + jh * w.dilationH()) * w.inW() + sw;
+                    int sw = wAxis.start[ow];
+                    int w0 = wAxis.first[ow];
+                    int w1 = wAxis.end[ow];
+                    float acc = max ? -Float.MAX_VALUE : 0f;
+                    for (int jd = d.first[od]; jd < d.end[od]; jd++) {
+                        for (int jh = h.first[oh]; jh < h.end[oh]; jh++) {
+                            int row = ((d.start[od] + jd * w.dilationD()) * w.inH() + h.start[oh] + jh * w.dilationH()) * w.inW() + sw;
                             for (int jw = w0; jw < w1; jw++) {
-                                sum += in[row + jw * w.dilationW()];
+                                float v = in[row + jw * w.dilationW()];
+                                // a select, not a branch: random data would mispredict half of them
+                                acc = max ? (v > acc ? v : acc) : acc + v;
                             }
                         }
                     }
-                    out[o] = sum / ((float) nd * nh * nw);
+                    out[o] = max ? acc : acc / ((float) d.count[od] * h.count[oh] * wAxis.count[ow]);
                 }
             }
         }
