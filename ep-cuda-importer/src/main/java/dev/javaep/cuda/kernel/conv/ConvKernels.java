@@ -1,14 +1,90 @@
 package dev.javaep.cuda.kernel.conv;
 
+import dev.javaep.cuda.driver.Nvrtc;
 import dev.javaep.cuda.kernel.CudaKernelFactory;
+import dev.javaep.cuda.kernel.CudaKernelLibrary;
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.Node;
+import dev.javaep.spi.ops.ConvOps;
+import dev.javaep.spi.ops.ConvOps.ConvAttributes;
 import dev.javaep.spi.ops.KernelTable;
+import dev.javaep.spi.ops.OpSchema;
+import dev.javaep.spi.ops.PoolOps;
+import dev.javaep.spi.ops.PoolOps.PoolAttributes;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
-/** JavaCuda's rows for {@link dev.javaep.spi.ops.ConvOps} and {@link dev.javaep.spi.ops.PoolOps}. */
+/**
+ * JavaCuda's rows for {@link ConvOps} and {@link PoolOps}: every version of Conv, ConvTranspose, MaxPool (without the
+ * Indices output), AveragePool, GlobalAveragePool and GlobalMaxPool on float32 and float16, 1 to 3 spatial axes, as
+ * CUDA C kernels compiled by NVRTC ({@link ConvSources}); declined where NVRTC is not installed.
+ */
 public final class ConvKernels {
+    private static final Set<ElementType> FLOATS = Set.of(ElementType.FLOAT, ElementType.FLOAT16);
+
     private ConvKernels() {}
 
     public static List<KernelTable.Row<CudaKernelFactory>> rows() {
-        return List.of();
+        List<KernelTable.Row<CudaKernelFactory>> rows = new ArrayList<>();
+        for (OpSchema s : List.of(ConvOps.CONV_1, ConvOps.CONV_11, ConvOps.CONV_22)) {
+            rows.add(new KernelTable.Row<>(s, "T", FLOATS, node -> conv(node, false)));
+        }
+        for (OpSchema s : List.of(ConvOps.CONV_TRANSPOSE_1, ConvOps.CONV_TRANSPOSE_11, ConvOps.CONV_TRANSPOSE_22)) {
+            rows.add(new KernelTable.Row<>(s, "T", FLOATS, node -> conv(node, true)));
+        }
+        for (OpSchema s : List.of(PoolOps.MAX_POOL_1, PoolOps.MAX_POOL_8, PoolOps.MAX_POOL_10, PoolOps.MAX_POOL_12,
+                PoolOps.MAX_POOL_22)) {
+            rows.add(new KernelTable.Row<>(s, "T", FLOATS, node -> pool(node, true)));
+        }
+        for (OpSchema s : List.of(PoolOps.AVERAGE_POOL_1, PoolOps.AVERAGE_POOL_7, PoolOps.AVERAGE_POOL_10,
+                PoolOps.AVERAGE_POOL_19, PoolOps.AVERAGE_POOL_22)) {
+            rows.add(new KernelTable.Row<>(s, "T", FLOATS, node -> pool(node, false)));
+        }
+        for (OpSchema s : List.of(PoolOps.GLOBAL_AVERAGE_POOL_1, PoolOps.GLOBAL_AVERAGE_POOL_22)) {
+            rows.add(new KernelTable.Row<>(s, "T", FLOATS, node -> globalPool(node, false)));
+        }
+        for (OpSchema s : List.of(PoolOps.GLOBAL_MAX_POOL_1, PoolOps.GLOBAL_MAX_POOL_22)) {
+            rows.add(new KernelTable.Row<>(s, "T", FLOATS, node -> globalPool(node, true)));
+        }
+        return List.copyOf(rows);
+    }
+
+    private static CudaKernelFactory conv(Node node, boolean transposed) {
+        ConvAttributes attributes = ConvAttributes.of(node);
+        requireRank(node, Math.max(node.input(0).rank(), node.input(1).rank()) - 2);
+        requireCompiler(node);
+        ElementType type = node.input(0).elementType();
+        return device -> new ConvolutionNode(device, attributes, transposed, type);
+    }
+
+    private static CudaKernelFactory pool(Node node, boolean max) {
+        PoolAttributes attributes = PoolAttributes.of(node);
+        requireRank(node, attributes.kernelShape().length);
+        requireCompiler(node);
+        ElementType type = node.input(0).elementType();
+        String op = node.opType();
+        return device -> new PoolNode(device, op, max, attributes, type);
+    }
+
+    private static CudaKernelFactory globalPool(Node node, boolean max) {
+        requireCompiler(node);
+        ElementType type = node.input(0).elementType();
+        String op = node.opType();
+        return device -> new PoolNode(device, op, max, null, type);
+    }
+
+    private static void requireRank(Node node, int spatialAxes) {
+        if (spatialAxes > WindowArguments.MAX_RANK) {
+            throw new UnsupportedOperationException(node.opType() + ": JavaCuda takes 1 to " + WindowArguments.MAX_RANK
+                    + " spatial axes, the node has " + spatialAxes);
+        }
+    }
+
+    private static void requireCompiler(Node node) {
+        if (!CudaKernelLibrary.compilesSources()) {
+            throw new UnsupportedOperationException(node.opType() + " runs as a CUDA C kernel compiled at run time: "
+                    + Nvrtc.absenceReason());
+        }
     }
 }

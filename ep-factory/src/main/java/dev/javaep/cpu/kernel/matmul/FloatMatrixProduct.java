@@ -14,9 +14,10 @@ import java.lang.foreign.ValueLayout;
  * unit-stride over heap arrays, which the JIT vectorizes, and the block (128 KiB) stays in L2 for
  * all M rows.
  *
- * <p>An instance holds the scratch arrays for one {@code compute} call; it is not thread-safe.
+ * <p>An instance holds the scratch arrays for one {@code compute} call; it is not thread-safe. Public for the
+ * convolution kernels ({@code cpu.kernel.conv}), which lower Conv and ConvTranspose to it.
  */
-final class FloatMatrixProduct {
+public final class FloatMatrixProduct {
     static final int BLOCK_K = 128;
     static final int BLOCK_N = 256;
     /** Output rows computed together (see {@link #fourRows}). */
@@ -27,7 +28,7 @@ final class FloatMatrixProduct {
     private final float[][] acc;
 
     /** Scratch space for products with inner dimension {@code k} and {@code n} output columns. */
-    FloatMatrixProduct(long k, long n) {
+    public FloatMatrixProduct(long k, long n) {
         int kb = (int) Math.min(k, BLOCK_K);
         int nb = (int) Math.min(n, BLOCK_N);
         this.block = new float[kb * nb];
@@ -38,7 +39,7 @@ final class FloatMatrixProduct {
      * Accumulates into {@code y}. Offsets are in elements. With {@code transA} A is stored as
      * [K,M], with {@code transB} B is stored as [N,K]; Y is always [M,N].
      */
-    void multiplyAccumulate(MemorySegment a, long aOffset, boolean transA,
+    public void multiplyAccumulate(MemorySegment a, long aOffset, boolean transA,
                             MemorySegment b, long bOffset, boolean transB,
                             MemorySegment y, long yOffset,
                             long m, long k, long n, float alpha) {

@@ -1,0 +1,62 @@
+package dev.javaep.cpu.kernel.conv;
+
+import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.Shapes;
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.Tensor;
+import dev.javaep.spi.ops.ConvOps.ConvAttributes;
+import dev.javaep.spi.ops.ConvOps.ConvGeometry;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * Conv and ConvTranspose on float32, and on float16 by conversion (computed in float32, rounded once at the end),
+ * with 1 to 3 spatial axes: {@link FloatConvolution} and {@link FloatTransposedConvolution} do the arithmetic.
+ */
+record ConvKernel(ConvAttributes attributes, boolean transposed, ElementType type) implements CpuKernel {
+
+    ConvGeometry geometry(long[][] shapes) {
+        long[] b = shapes.length > 2 ? shapes[2] : null;
+        ConvGeometry g = transposed
+                ? ConvGeometry.transposed(attributes, shapes[0], shapes[1], b)
+                : ConvGeometry.of(attributes, shapes[0], shapes[1], b);
+        if (g.spatialRank() > Window3.MAX_RANK) {
+            throw new IllegalArgumentException(attributes.op() + ": JavaCpu takes 1 to " + Window3.MAX_RANK
+                    + " spatial axes, X has " + g.spatialRank());
+        }
+        return g;
+    }
+
+    @Override
+    public long[][] outputShapes(long[][] inputShapes) {
+        if (inputShapes.length < 2) {
+            throw new IllegalArgumentException(attributes.op() + " takes X, W and an optional B");
+        }
+        return new long[][] {geometry(inputShapes).outputShape()};
+    }
+
+    @Override
+    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
+        String op = attributes.op();
+        Tensor x = inputs.get(0);
+        Tensor w = inputs.get(1);
+        Tensor b = inputs.size() > 2 ? inputs.get(2) : null;
+        Tensor y = outputs.get(0);
+        Shapes.requireType(op, "input X", x, type);
+        Shapes.requireType(op, "input W", w, type);
+        Shapes.requireType(op, "output Y", y, type);
+        if (b != null) {
+            Shapes.requireType(op, "input B", b, type);
+        }
+        ConvGeometry g = geometry(Shapes.shapesOf(inputs));
+        Shapes.requireOutputShapes(op, outputs, new long[][] {g.outputShape()});
+        MemorySegment ys = FloatData.target(y);
+        MemorySegment bs = b == null ? null : FloatData.read(b);
+        if (transposed) {
+            new FloatTransposedConvolution(g).run(FloatData.read(x), FloatData.read(w), bs, ys);
+        } else {
+            new FloatConvolution(g).run(FloatData.read(x), FloatData.read(w), bs, ys);
+        }
+        FloatData.write(ys, y);
+    }
+}

@@ -1,0 +1,55 @@
+package dev.javaep.cpu.kernel.conv;
+
+import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.Shapes;
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.Tensor;
+import dev.javaep.spi.ops.PoolOps.PoolAttributes;
+import dev.javaep.spi.ops.PoolOps.PoolGeometry;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * MaxPool and AveragePool (1 to 3 spatial axes; float32, float16 and, for MaxPool, int8/uint8 through float32,
+ * which holds their values exactly), and GlobalMaxPool/GlobalAveragePool ({@code attributes} null) over any rank.
+ */
+record PoolKernel(FloatPooling.Kind kind, PoolAttributes attributes, String op, ElementType type) implements CpuKernel {
+
+    PoolGeometry geometry(long[] x) {
+        if (attributes == null) {
+            return PoolGeometry.global(op, x);
+        }
+        PoolGeometry g = PoolGeometry.of(attributes, x);
+        if (g.spatialRank() > Window3.MAX_RANK) {
+            throw new IllegalArgumentException(op + ": JavaCpu takes 1 to " + Window3.MAX_RANK + " spatial axes, X has "
+                    + g.spatialRank());
+        }
+        return g;
+    }
+
+    @Override
+    public long[][] outputShapes(long[][] inputShapes) {
+        if (inputShapes.length != 1) {
+            throw new IllegalArgumentException(op + " takes one input, got " + inputShapes.length);
+        }
+        return new long[][] {geometry(inputShapes[0]).outputShape()};
+    }
+
+    @Override
+    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
+        Tensor x = inputs.get(0);
+        Tensor y = outputs.get(0);
+        Shapes.requireType(op, "input X", x, type);
+        Shapes.requireType(op, "output Y", y, type);
+        PoolGeometry g = geometry(x.shape());
+        Shapes.requireOutputShapes(op, outputs, new long[][] {g.outputShape()});
+        MemorySegment ys = FloatData.target(y);
+        if (attributes == null) {
+            FloatPooling.global(kind, Math.multiplyExact(g.batch(), g.channels()), Math.toIntExact(g.inputSpatialSize()),
+                    FloatData.read(x), ys);
+        } else {
+            FloatPooling.pool(kind, attributes.countIncludePad(), g, FloatData.read(x), ys);
+        }
+        FloatData.write(ys, y);
+    }
+}
