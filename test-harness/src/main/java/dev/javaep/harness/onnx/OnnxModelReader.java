@@ -1,22 +1,23 @@
 package dev.javaep.harness.onnx;
 
-import dev.javaep.harness.onnx.OnnxSchema.AttributeProto;
-import dev.javaep.harness.onnx.OnnxSchema.Dimension;
-import dev.javaep.harness.onnx.OnnxSchema.GraphProto;
-import dev.javaep.harness.onnx.OnnxSchema.ModelProto;
-import dev.javaep.harness.onnx.OnnxSchema.NodeProto;
-import dev.javaep.harness.onnx.OnnxSchema.OperatorSetIdProto;
-import dev.javaep.harness.onnx.OnnxSchema.OrtOpAttrType;
-import dev.javaep.harness.onnx.OnnxSchema.TensorShapeProto;
-import dev.javaep.harness.onnx.OnnxSchema.TypeProto;
-import dev.javaep.harness.onnx.OnnxSchema.TypeProtoTensor;
-import dev.javaep.harness.onnx.OnnxSchema.ValueInfoProto;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.javaep.harness.onnx.proto.AttributeProto;
+import dev.javaep.harness.onnx.proto.AttributeProto.AttributeType;
+import dev.javaep.harness.onnx.proto.GraphProto;
+import dev.javaep.harness.onnx.proto.ModelProto;
+import dev.javaep.harness.onnx.proto.NodeProto;
+import dev.javaep.harness.onnx.proto.OperatorSetIdProto;
+import dev.javaep.harness.onnx.proto.TensorShapeProto;
+import dev.javaep.harness.onnx.proto.TypeProto;
+import dev.javaep.harness.onnx.proto.ValueInfoProto;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
+import dev.javaep.spi.TensorValue;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,12 +25,17 @@ import java.util.Map;
 
 /**
  * Reads the parts of an ONNX ModelProto that javaep's tests look at: opset imports and the main
- * graph's nodes, inputs, outputs and initializers, and the same of subgraphs in GRAPH attributes. Everything else (doc strings, metadata, value_info,
- * functions, sparse initializers, training info) is skipped, so this is for inspecting models, not
- * for re-saving them.
+ * graph's nodes, inputs, outputs and initializers, and the same of subgraphs in GRAPH attributes.
+ * Everything else (doc strings, metadata, value_info, functions, sparse initializers, training info)
+ * is outside {@code onnx-subset.proto} and skipped, so this is for inspecting models, not for re-saving them.
  */
 public final class OnnxModelReader {
     private OnnxModelReader() {}
+
+    // ORT's OrtOpAttrType values, for Attribute.Unreadable (its numbering differs from ONNX's AttributeType)
+    private static final int ORT_ATTR_UNDEFINED = 0;
+    private static final int ORT_ATTR_GRAPH = 7;
+    private static final int ORT_ATTR_TENSOR = 8;
 
     public static OnnxModel read(Path file) throws IOException {
         try {
@@ -40,180 +46,99 @@ public final class OnnxModelReader {
     }
 
     public static OnnxModel parse(byte[] bytes) {
-        ProtoReader model = new ProtoReader(bytes);
-        long irVersion = 0;
-        String producer = "";
+        ModelProto model;
+        try {
+            model = ModelProto.parseFrom(bytes);
+        } catch (InvalidProtocolBufferException e) {
+            throw new ProtobufFormatException("not an ONNX model: " + e.getMessage(), e);
+        }
+        if (!model.hasGraph()) {
+            throw new ProtobufFormatException("not an ONNX model: no graph (field "
+                    + ModelProto.GRAPH_FIELD_NUMBER + ")");
+        }
         Map<String, Long> opsets = new HashMap<>();
-        OnnxGraph graph = null;
-        while (model.next()) {
-            switch (model.fieldNumber()) {
-                case ModelProto.IR_VERSION -> irVersion = model.readVarint();
-                case ModelProto.PRODUCER_NAME -> producer = model.readString();
-                case ModelProto.GRAPH -> graph = graph(model.readMessage());
-                case ModelProto.OPSET_IMPORT -> opsetImport(model.readMessage(), opsets);
-                default -> model.skip();
-            }
+        for (OperatorSetIdProto opset : model.getOpsetImportList()) {
+            opsets.put(opset.getDomain(), opset.getVersion());
         }
-        if (graph == null) {
-            throw new ProtobufFormatException("not an ONNX model: no graph (field " + ModelProto.GRAPH + ")");
-        }
-        return new OnnxModel(irVersion, producer, opsets, graph);
+        return new OnnxModel(model.getIrVersion(), model.getProducerName(), opsets, graph(model.getGraph()));
     }
 
-    private static void opsetImport(ProtoReader message, Map<String, Long> opsets) {
-        String domain = "";
-        long version = 0;
-        while (message.next()) {
-            switch (message.fieldNumber()) {
-                case OperatorSetIdProto.DOMAIN -> domain = message.readString();
-                case OperatorSetIdProto.VERSION -> version = message.readVarint();
-                default -> message.skip();
-            }
-        }
-        opsets.put(domain, version);
+    private static OnnxGraph graph(GraphProto graph) {
+        return new OnnxGraph(graph.getName(),
+                graph.getNodeList().stream().map(OnnxModelReader::node).toList(),
+                graph.getInputList().stream().map(OnnxModelReader::valueInfo).toList(),
+                graph.getOutputList().stream().map(OnnxModelReader::valueInfo).toList(),
+                graph.getInitializerList().stream().map(TensorProtoReader::fromMessage).toList());
     }
 
-    private static OnnxGraph graph(ProtoReader message) {
-        String name = "";
-        List<OnnxNode> nodes = new ArrayList<>();
-        List<OnnxValueInfo> inputs = new ArrayList<>();
-        List<OnnxValueInfo> outputs = new ArrayList<>();
-        List<OnnxTensorData> initializers = new ArrayList<>();
-        while (message.next()) {
-            switch (message.fieldNumber()) {
-                case GraphProto.NODE -> nodes.add(node(message.readMessage()));
-                case GraphProto.NAME -> name = message.readString();
-                case GraphProto.INITIALIZER -> initializers.add(TensorProtoReader.parse(message.readMessage()));
-                case GraphProto.INPUT -> inputs.add(valueInfo(message.readMessage()));
-                case GraphProto.OUTPUT -> outputs.add(valueInfo(message.readMessage()));
-                default -> message.skip();
-            }
-        }
-        return new OnnxGraph(name, nodes, inputs, outputs, initializers);
-    }
-
-    private static OnnxNode node(ProtoReader message) {
-        String name = "";
-        String opType = "";
-        String domain = "";
-        List<String> inputs = new ArrayList<>();
-        List<String> outputs = new ArrayList<>();
+    private static OnnxNode node(NodeProto node) {
         Map<String, Attribute> attributes = new LinkedHashMap<>();
         Map<String, OnnxGraph> subgraphs = new LinkedHashMap<>();
-        while (message.next()) {
-            switch (message.fieldNumber()) {
-                case NodeProto.INPUT -> inputs.add(message.readString());
-                case NodeProto.OUTPUT -> outputs.add(message.readString());
-                case NodeProto.NAME -> name = message.readString();
-                case NodeProto.OP_TYPE -> opType = message.readString();
-                case NodeProto.ATTRIBUTE -> attribute(message.readMessage(), attributes, subgraphs);
-                case NodeProto.DOMAIN -> domain = message.readString();
-                default -> message.skip();
+        for (AttributeProto a : node.getAttributeList()) {
+            if (type(a) == AttributeType.GRAPH && a.hasG()) {
+                subgraphs.put(a.getName(), graph(a.getG()));
+            } else {
+                attributes.put(a.getName(), attribute(a));
             }
         }
-        return new OnnxNode(name, opType, domain, inputs, outputs, attributes, subgraphs);
+        return new OnnxNode(node.getName(), node.getOpType(), node.getDomain(), node.getInputList(), node.getOutputList(),
+                attributes, subgraphs);
     }
 
-    /** Reads one attribute into {@code attributes}, or into {@code subgraphs} when it is a GRAPH. */
-    private static void attribute(ProtoReader message, Map<String, Attribute> attributes, Map<String, OnnxGraph> subgraphs) {
-        String name = "";
-        int type = AttributeProto.TYPE_UNDEFINED;
-        Float f = null;
-        Long i = null;
-        String s = null;
-        List<Float> floats = new ArrayList<>();
-        List<Long> ints = new ArrayList<>();
-        OnnxGraph g = null;
-        while (message.next()) {
-            switch (message.fieldNumber()) {
-                case AttributeProto.NAME -> name = message.readString();
-                case AttributeProto.F -> f = message.readFloat();
-                case AttributeProto.I -> i = message.readVarint();
-                case AttributeProto.S -> s = message.readString();
-                case AttributeProto.FLOATS -> message.readRepeatedFloat(floats::add);
-                case AttributeProto.INTS -> message.readRepeatedVarint(ints::add);
-                case AttributeProto.G -> g = graph(message.readMessage());
-                case AttributeProto.TYPE -> type = message.readInt32();
-                default -> message.skip();
-            }
+    /** The attribute's type; models from before IR version 2 leave it out, and the field that is set tells it. */
+    private static AttributeType type(AttributeProto a) {
+        if (a.getType() != AttributeType.UNDEFINED) {
+            return a.getType();
         }
-        if (type == AttributeProto.TYPE_UNDEFINED) {
-            // Models from before IR version 2 leave the type out; the field that is set tells it.
-            type = f != null ? AttributeProto.TYPE_FLOAT : i != null ? AttributeProto.TYPE_INT
-                    : s != null ? AttributeProto.TYPE_STRING : !floats.isEmpty() ? AttributeProto.TYPE_FLOATS
-                    : !ints.isEmpty() ? AttributeProto.TYPE_INTS : AttributeProto.TYPE_UNDEFINED;
-        }
-        if (type == AttributeProto.TYPE_GRAPH && g != null) {
-            subgraphs.put(name, g);
-            return;
-        }
-        Attribute attribute = switch (type) {
-            case AttributeProto.TYPE_FLOAT -> new Attribute.FloatValue(name, f == null ? 0f : f);
-            case AttributeProto.TYPE_INT -> new Attribute.IntValue(name, i == null ? 0L : i);
-            case AttributeProto.TYPE_STRING -> new Attribute.StringValue(name, s == null ? "" : s);
-            case AttributeProto.TYPE_FLOATS -> new Attribute.FloatList(name, List.copyOf(floats));
-            case AttributeProto.TYPE_INTS -> new Attribute.IntList(name, List.copyOf(ints));
-            case AttributeProto.TYPE_STRINGS -> new Attribute.Unreadable(name, OrtOpAttrType.STRINGS, "this reader skips strings lists");
-            case AttributeProto.TYPE_TENSOR -> new Attribute.Unreadable(name, OrtOpAttrType.TENSOR, "this reader skips tensors");
-            case AttributeProto.TYPE_GRAPH, AttributeProto.TYPE_GRAPHS -> new Attribute.Unreadable(name, OrtOpAttrType.GRAPH, "this reader skips lists of subgraphs");
-            default -> new Attribute.Unreadable(name, OrtOpAttrType.UNDEFINED, "attribute type " + type);
+        return a.hasF() ? AttributeType.FLOAT : a.hasI() ? AttributeType.INT : a.hasS() ? AttributeType.STRING
+                : a.hasT() ? AttributeType.TENSOR : a.hasG() ? AttributeType.GRAPH
+                : a.getFloatsCount() > 0 ? AttributeType.FLOATS : a.getIntsCount() > 0 ? AttributeType.INTS
+                : a.getStringsCount() > 0 ? AttributeType.STRINGS : AttributeType.UNDEFINED;
+    }
+
+    private static Attribute attribute(AttributeProto a) {
+        String name = a.getName();
+        AttributeType type = type(a);
+        return switch (type) {
+            case FLOAT -> new Attribute.FloatValue(name, a.getF());
+            case INT -> new Attribute.IntValue(name, a.getI());
+            case STRING -> new Attribute.StringValue(name, a.getS().toStringUtf8());
+            case FLOATS -> new Attribute.FloatList(name, List.copyOf(a.getFloatsList()));
+            case INTS -> new Attribute.IntList(name, List.copyOf(a.getIntsList()));
+            case STRINGS -> new Attribute.StringList(name, a.getStringsList().stream().map(ByteString::toStringUtf8).toList());
+            case TENSOR -> tensorAttribute(a);
+            case GRAPH -> new Attribute.Unreadable(name, ORT_ATTR_GRAPH, "a GRAPH attribute without a graph");
+            case GRAPHS -> new Attribute.Unreadable(name, ORT_ATTR_GRAPH, "this reader skips lists of subgraphs");
+            // TENSORS, SPARSE_TENSOR(S), TYPE_PROTO(S): ORT's C API cannot read them either (GraphReader's Unreadable)
+            default -> new Attribute.Unreadable(name, ORT_ATTR_UNDEFINED, "attribute type " + type);
         };
-        attributes.put(name, attribute);
     }
 
-    private static OnnxValueInfo valueInfo(ProtoReader message) {
-        String name = "";
-        ElementType elementType = ElementType.UNDEFINED;
-        List<Dim> shape = null;
-        boolean isTensor = false;
-        while (message.next()) {
-            switch (message.fieldNumber()) {
-                case ValueInfoProto.NAME -> name = message.readString();
-                case ValueInfoProto.TYPE -> {
-                    ProtoReader type = message.readMessage();
-                    while (type.next()) {
-                        if (type.fieldNumber() == TypeProto.TENSOR_TYPE) {
-                            isTensor = true;
-                            ProtoReader tensor = type.readMessage();
-                            while (tensor.next()) {
-                                switch (tensor.fieldNumber()) {
-                                    case TypeProtoTensor.ELEM_TYPE -> elementType = ElementType.fromOnnx(tensor.readInt32());
-                                    case TypeProtoTensor.SHAPE -> shape = shape(tensor.readMessage());
-                                    default -> tensor.skip();
-                                }
-                            }
-                        } else {
-                            type.skip(); // sequence, map, optional, sparse tensor: not a dense tensor
-                        }
-                    }
-                }
-                default -> message.skip();
-            }
+    /** A TENSOR attribute as ORT's graph would show it, or Unreadable when its tensor is one javaep cannot read. */
+    private static Attribute tensorAttribute(AttributeProto a) {
+        try {
+            OnnxTensorData t = TensorProtoReader.fromMessage(a.getT());
+            return new Attribute.TensorAttribute(a.getName(), new TensorValue(t.elementType(), t.dims(), ByteBuffer.wrap(t.data())));
+        } catch (ProtobufFormatException | IllegalArgumentException | UnsupportedOperationException e) {
+            return new Attribute.Unreadable(a.getName(), ORT_ATTR_TENSOR, e.getMessage());
         }
-        return new OnnxValueInfo(name, elementType, shape, isTensor);
     }
 
-    private static List<Dim> shape(ProtoReader message) {
-        List<Dim> dims = new ArrayList<>();
-        while (message.next()) {
-            if (message.fieldNumber() != TensorShapeProto.DIM) {
-                message.skip();
-                continue;
-            }
-            ProtoReader dim = message.readMessage();
-            Dim d = Dim.unknown();
-            while (dim.next()) {
-                switch (dim.fieldNumber()) {
-                    case Dimension.DIM_VALUE -> {
-                        long size = dim.readVarint();
-                        d = size >= 0 ? Dim.of(size) : Dim.unknown(); // some exporters write -1 for "dynamic"
-                    }
-                    case Dimension.DIM_PARAM -> d = Dim.param(dim.readString());
-                    default -> dim.skip();
-                }
-            }
-            dims.add(d);
+    private static OnnxValueInfo valueInfo(ValueInfoProto value) {
+        // sequence, map, optional, sparse tensor: not in onnx-subset.proto's TypeProto, so no tensor_type
+        if (!value.getType().hasTensorType()) {
+            return new OnnxValueInfo(value.getName(), ElementType.UNDEFINED, null, false);
         }
-        return dims;
+        TypeProto.Tensor tensor = value.getType().getTensorType();
+        List<Dim> shape = tensor.hasShape() ? tensor.getShape().getDimList().stream().map(OnnxModelReader::dim).toList() : null;
+        return new OnnxValueInfo(value.getName(), ElementType.fromOnnx(tensor.getElemType()), shape, true);
+    }
+
+    private static Dim dim(TensorShapeProto.Dimension dim) {
+        return switch (dim.getValueCase()) {
+            case DIM_VALUE -> dim.getDimValue() >= 0 ? Dim.of(dim.getDimValue()) : Dim.unknown(); // some exporters write -1 for "dynamic"
+            case DIM_PARAM -> Dim.param(dim.getDimParam());
+            case VALUE_NOT_SET -> Dim.unknown();
+        };
     }
 }

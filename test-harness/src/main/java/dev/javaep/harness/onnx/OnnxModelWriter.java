@@ -1,18 +1,22 @@
 package dev.javaep.harness.onnx;
 
-import dev.javaep.harness.onnx.OnnxSchema.AttributeProto;
-import dev.javaep.harness.onnx.OnnxSchema.Dimension;
-import dev.javaep.harness.onnx.OnnxSchema.GraphProto;
-import dev.javaep.harness.onnx.OnnxSchema.ModelProto;
-import dev.javaep.harness.onnx.OnnxSchema.NodeProto;
-import dev.javaep.harness.onnx.OnnxSchema.OperatorSetIdProto;
-import dev.javaep.harness.onnx.OnnxSchema.TensorShapeProto;
-import dev.javaep.harness.onnx.OnnxSchema.TypeProto;
-import dev.javaep.harness.onnx.OnnxSchema.TypeProtoTensor;
-import dev.javaep.harness.onnx.OnnxSchema.ValueInfoProto;
+import com.google.protobuf.ByteString;
+import dev.javaep.harness.onnx.proto.AttributeProto;
+import dev.javaep.harness.onnx.proto.AttributeProto.AttributeType;
+import dev.javaep.harness.onnx.proto.GraphProto;
+import dev.javaep.harness.onnx.proto.ModelProto;
+import dev.javaep.harness.onnx.proto.NodeProto;
+import dev.javaep.harness.onnx.proto.OperatorSetIdProto;
+import dev.javaep.harness.onnx.proto.TensorProto;
+import dev.javaep.harness.onnx.proto.TensorShapeProto;
+import dev.javaep.harness.onnx.proto.TypeProto;
+import dev.javaep.harness.onnx.proto.ValueInfoProto;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
+import dev.javaep.spi.TensorValue;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +26,8 @@ import java.util.Map;
 
 /**
  * Builds a small ONNX model in code and serializes it as a ModelProto, for tests that need a model
- * file without Python. Defaults: IR version 8, default-domain opset 17, producer "javaep".
+ * file without Python. Defaults: IR version 8, default-domain opset 17, producer "javaep". The bytes come
+ * from protobuf-java's classes for ONNX's schema ({@code src/main/proto/onnx-subset.proto}).
  *
  * <pre>{@code
  * byte[] model = new OnnxModelWriter("add")
@@ -148,14 +153,14 @@ public final class OnnxModelWriter {
     private static final class ExternalData {
         private final String location;
         private final long thresholdBytes;
-        private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
         ExternalData(String location, long thresholdBytes) {
             this.location = location;
             this.thresholdBytes = thresholdBytes;
         }
 
-        ProtoWriter message(OnnxTensorData tensor) {
+        TensorProto message(OnnxTensorData tensor) {
             if (tensor.data().length < thresholdBytes) {
                 return TensorProtoWriter.message(tensor);
             }
@@ -171,110 +176,98 @@ public final class OnnxModelWriter {
     }
 
     private static byte[] serialize(OnnxModel model, ExternalData external) {
-        ProtoWriter out = new ProtoWriter()
-                .varint(ModelProto.IR_VERSION, model.irVersion())
-                .string(ModelProto.PRODUCER_NAME, model.producerName())
-                .message(ModelProto.GRAPH, graphMessage(model.graph(), external));
+        ModelProto.Builder out = ModelProto.newBuilder()
+                .setIrVersion(model.irVersion())
+                .setProducerName(model.producerName())
+                .setGraph(graphMessage(model.graph(), external));
         // Sorted so that equal models give equal bytes (the record holds an unordered map).
-        model.opsetImports().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> out.message(
-                ModelProto.OPSET_IMPORT, new ProtoWriter()
-                        .string(OperatorSetIdProto.DOMAIN, e.getKey())
-                        .varint(OperatorSetIdProto.VERSION, e.getValue())));
-        return out.toByteArray();
+        model.opsetImports().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> out.addOpsetImport(
+                OperatorSetIdProto.newBuilder().setDomain(e.getKey()).setVersion(e.getValue())));
+        return out.build().toByteArray();
     }
 
     /** @param external where large initializers go, or null to write every initializer inline */
-    private static ProtoWriter graphMessage(OnnxGraph graph, ExternalData external) {
-        ProtoWriter out = new ProtoWriter();
-        for (OnnxNode node : graph.nodes()) {
-            out.message(GraphProto.NODE, nodeMessage(node));
-        }
-        out.string(GraphProto.NAME, graph.name());
-        for (OnnxTensorData t : graph.initializers()) {
-            out.message(GraphProto.INITIALIZER, external == null ? TensorProtoWriter.message(t) : external.message(t));
-        }
-        for (OnnxValueInfo v : graph.inputs()) {
-            out.message(GraphProto.INPUT, valueInfoMessage(v));
-        }
-        for (OnnxValueInfo v : graph.outputs()) {
-            out.message(GraphProto.OUTPUT, valueInfoMessage(v));
-        }
-        return out;
+    private static GraphProto graphMessage(OnnxGraph graph, ExternalData external) {
+        GraphProto.Builder out = GraphProto.newBuilder().setName(graph.name());
+        graph.nodes().forEach(node -> out.addNode(nodeMessage(node)));
+        graph.initializers().forEach(t -> out.addInitializer(
+                external == null ? TensorProtoWriter.message(t) : external.message(t)));
+        graph.inputs().forEach(v -> out.addInput(valueInfoMessage(v)));
+        graph.outputs().forEach(v -> out.addOutput(valueInfoMessage(v)));
+        return out.build();
     }
 
-    private static ProtoWriter nodeMessage(OnnxNode node) {
-        ProtoWriter out = new ProtoWriter();
-        node.inputs().forEach(name -> out.string(NodeProto.INPUT, name));
-        node.outputs().forEach(name -> out.string(NodeProto.OUTPUT, name));
+    private static NodeProto nodeMessage(OnnxNode node) {
+        NodeProto.Builder out = NodeProto.newBuilder()
+                .addAllInput(node.inputs())
+                .addAllOutput(node.outputs())
+                .setOpType(node.opType());
         if (!node.name().isEmpty()) {
-            out.string(NodeProto.NAME, node.name());
+            out.setName(node.name());
         }
-        out.string(NodeProto.OP_TYPE, node.opType());
-        node.attributes().values().forEach(a -> out.message(NodeProto.ATTRIBUTE, attributeMessage(a, node)));
-        node.subgraphs().forEach((name, graph) -> out.message(NodeProto.ATTRIBUTE, new ProtoWriter()
-                .string(AttributeProto.NAME, name)
-                .message(AttributeProto.G, graphMessage(graph, null))
-                .varint(AttributeProto.TYPE, AttributeProto.TYPE_GRAPH)));
         if (!node.domain().isEmpty()) {
-            out.string(NodeProto.DOMAIN, node.domain());
+            out.setDomain(node.domain());
         }
-        return out;
+        node.attributes().values().forEach(a -> out.addAttribute(attributeMessage(a, node)));
+        node.subgraphs().forEach((name, graph) -> out.addAttribute(AttributeProto.newBuilder()
+                .setName(name).setType(AttributeType.GRAPH).setG(graphMessage(graph, null))));
+        return out.build();
     }
 
-    private static ProtoWriter attributeMessage(Attribute attribute, OnnxNode node) {
-        ProtoWriter out = new ProtoWriter().string(AttributeProto.NAME, attribute.name());
+    private static AttributeProto attributeMessage(Attribute attribute, OnnxNode node) {
+        AttributeProto.Builder out = AttributeProto.newBuilder().setName(attribute.name());
         switch (attribute) {
-            case Attribute.FloatValue(var n, var v) -> out.floatValue(AttributeProto.F, v)
-                    .varint(AttributeProto.TYPE, AttributeProto.TYPE_FLOAT);
-            case Attribute.IntValue(var n, var v) -> out.varint(AttributeProto.I, v)
-                    .varint(AttributeProto.TYPE, AttributeProto.TYPE_INT);
-            case Attribute.StringValue(var n, var v) -> out.string(AttributeProto.S, v)
-                    .varint(AttributeProto.TYPE, AttributeProto.TYPE_STRING);
-            case Attribute.FloatList(var n, var values) -> {
-                values.forEach(v -> out.floatValue(AttributeProto.FLOATS, v));
-                out.varint(AttributeProto.TYPE, AttributeProto.TYPE_FLOATS);
-            }
-            case Attribute.IntList(var n, var values) -> {
-                values.forEach(v -> out.varint(AttributeProto.INTS, v));
-                out.varint(AttributeProto.TYPE, AttributeProto.TYPE_INTS);
-            }
+            case Attribute.FloatValue(var n, var v) -> out.setType(AttributeType.FLOAT).setF(v);
+            case Attribute.IntValue(var n, var v) -> out.setType(AttributeType.INT).setI(v);
+            case Attribute.StringValue(var n, var v) -> out.setType(AttributeType.STRING).setS(ByteString.copyFromUtf8(v));
+            case Attribute.FloatList(var n, var values) -> out.setType(AttributeType.FLOATS).addAllFloats(values);
+            case Attribute.IntList(var n, var values) -> out.setType(AttributeType.INTS).addAllInts(values);
             case Attribute.StringList(var n, var values) -> {
-                values.forEach(v -> out.string(AttributeProto.STRINGS, v));
-                out.varint(AttributeProto.TYPE, AttributeProto.TYPE_STRINGS);
+                out.setType(AttributeType.STRINGS);
+                values.forEach(v -> out.addStrings(ByteString.copyFromUtf8(v)));
             }
-            case Attribute.TensorAttribute a -> throw unwritable(a, node);
-            case Attribute.GraphAttribute a -> throw unwritable(a, node);
-            case Attribute.Unreadable a -> throw unwritable(a, node);
+            case Attribute.TensorAttribute(var n, var v) -> out.setType(AttributeType.TENSOR)
+                    .setT(TensorProtoWriter.message(tensorData(v)));
+            case Attribute.GraphAttribute a -> throw unwritable(a, node,
+                    "it holds ORT's view of a graph; pass a subgraph as an OnnxGraph (OnnxNode.subgraphs)");
+            case Attribute.Unreadable a -> throw unwritable(a, node, "its value is unknown (" + a.reason() + ")");
         }
-        return out;
+        return out.build();
     }
 
-    private static IllegalArgumentException unwritable(Attribute attribute, OnnxNode node) {
+    /** A TENSOR attribute's value as an unnamed tensor (ONNX's make_attribute leaves the name out too). */
+    private static OnnxTensorData tensorData(TensorValue value) {
+        ByteBuffer data = value.data().duplicate();
+        byte[] bytes = new byte[data.remaining()];
+        data.get(bytes);
+        return new OnnxTensorData("", value.elementType(), value.shape(), bytes);
+    }
+
+    private static IllegalArgumentException unwritable(Attribute attribute, OnnxNode node, String why) {
         return new IllegalArgumentException("cannot write attribute '" + attribute.name() + "' of " + node.opType()
-                + " node '" + node.name() + "': only int, float, string, ints, floats and strings attributes are supported"
-                + (attribute instanceof Attribute.GraphAttribute ? "; pass a subgraph as an OnnxGraph (OnnxNode.subgraphs)" : ""));
+                + " node '" + node.name() + "': " + why);
     }
 
-    private static ProtoWriter valueInfoMessage(OnnxValueInfo value) {
+    private static ValueInfoProto valueInfoMessage(OnnxValueInfo value) {
         if (!value.isTensor()) {
             throw new IllegalArgumentException("cannot write graph value '" + value.name() + "': only tensors are supported");
         }
-        ProtoWriter tensorType = new ProtoWriter().varint(TypeProtoTensor.ELEM_TYPE, value.elementType().onnxValue());
+        TypeProto.Tensor.Builder tensorType = TypeProto.Tensor.newBuilder().setElemType(value.elementType().onnxValue());
         if (value.shape() != null) {
-            ProtoWriter shape = new ProtoWriter();
+            TensorShapeProto.Builder shape = TensorShapeProto.newBuilder();
             for (Dim d : value.shape()) {
-                ProtoWriter dim = new ProtoWriter();
+                TensorShapeProto.Dimension.Builder dim = shape.addDimBuilder();
                 switch (d) {
-                    case Dim.Value(long size) -> dim.varint(Dimension.DIM_VALUE, size);
-                    case Dim.Param(String name) -> dim.string(Dimension.DIM_PARAM, name);
+                    case Dim.Value(long size) -> dim.setDimValue(size);
+                    case Dim.Param(String name) -> dim.setDimParam(name);
                     case Dim.Unknown() -> { }
                 }
-                shape.message(TensorShapeProto.DIM, dim);
             }
-            tensorType.message(TypeProtoTensor.SHAPE, shape);
+            tensorType.setShape(shape);
         }
-        return new ProtoWriter()
-                .string(ValueInfoProto.NAME, value.name())
-                .message(ValueInfoProto.TYPE, new ProtoWriter().message(TypeProto.TENSOR_TYPE, tensorType));
+        return ValueInfoProto.newBuilder()
+                .setName(value.name())
+                .setType(TypeProto.newBuilder().setTensorType(tensorType))
+                .build();
     }
 }

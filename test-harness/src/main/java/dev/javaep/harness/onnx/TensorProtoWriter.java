@@ -1,7 +1,8 @@
 package dev.javaep.harness.onnx;
 
-import dev.javaep.harness.onnx.OnnxSchema.StringStringEntryProto;
-import dev.javaep.harness.onnx.OnnxSchema.TensorProto;
+import com.google.protobuf.UnsafeByteOperations;
+import dev.javaep.harness.onnx.proto.StringStringEntryProto;
+import dev.javaep.harness.onnx.proto.TensorProto;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,31 +23,30 @@ public final class TensorProtoWriter {
         Files.write(file, serialize(tensor));
     }
 
-    static ProtoWriter message(OnnxTensorData tensor) {
-        ProtoWriter message = new ProtoWriter();
-        for (long d : tensor.dims()) {
-            message.varint(TensorProto.DIMS, d);
-        }
-        message.varint(TensorProto.DATA_TYPE, tensor.elementType().onnxValue());
-        if (!tensor.name().isEmpty()) {
-            message.string(TensorProto.NAME, tensor.name());
-        }
-        return message.bytes(TensorProto.RAW_DATA, tensor.data());
+    static TensorProto message(OnnxTensorData tensor) {
+        // Wrapped, not copied: OnnxTensorData's bytes are not modified after construction (its contract),
+        // and a model's weights would otherwise be held twice while it is written.
+        return header(tensor).setRawData(UnsafeByteOperations.unsafeWrap(tensor.data())).build();
     }
 
     /** The TensorProto of a tensor whose bytes sit in {@code location} (a file beside the model) at {@code offset}. */
-    static ProtoWriter externalMessage(OnnxTensorData tensor, String location, long offset) {
-        ProtoWriter message = new ProtoWriter();
-        for (long d : tensor.dims()) {
-            message.varint(TensorProto.DIMS, d);
-        }
-        message.varint(TensorProto.DATA_TYPE, tensor.elementType().onnxValue());
-        message.string(TensorProto.NAME, tensor.name());
+    static TensorProto externalMessage(OnnxTensorData tensor, String location, long offset) {
+        TensorProto.Builder message = header(tensor);
         for (String[] entry : new String[][] {{"location", location}, {"offset", Long.toString(offset)},
                 {"length", Integer.toString(tensor.data().length)}}) {
-            message.message(TensorProto.EXTERNAL_DATA, new ProtoWriter()
-                    .string(StringStringEntryProto.KEY, entry[0]).string(StringStringEntryProto.VALUE, entry[1]));
+            message.addExternalData(StringStringEntryProto.newBuilder().setKey(entry[0]).setValue(entry[1]));
         }
-        return message.varint(TensorProto.DATA_LOCATION, TensorProto.LOCATION_EXTERNAL);
+        return message.setDataLocation(TensorProto.DataLocation.EXTERNAL).build();
+    }
+
+    private static TensorProto.Builder header(OnnxTensorData tensor) {
+        TensorProto.Builder message = TensorProto.newBuilder().setDataType(tensor.elementType().onnxValue());
+        for (long d : tensor.dims()) {
+            message.addDims(d);
+        }
+        if (!tensor.name().isEmpty()) {
+            message.setName(tensor.name());
+        }
+        return message;
     }
 }

@@ -2,12 +2,19 @@ package dev.javaep.harness.onnx;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javaep.harness.onnx.proto.AttributeProto;
+import dev.javaep.harness.onnx.proto.ModelProto;
+import dev.javaep.harness.onnx.proto.TensorProto;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
+import dev.javaep.spi.TensorValue;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,7 +70,10 @@ class OnnxModelWriterTest {
                         new Attribute.StringValue("s", "naïve"),
                         new Attribute.IntList("ints", List.of(1L, -2L, Long.MAX_VALUE)),
                         new Attribute.FloatList("floats", List.of(1.5f, Float.NEGATIVE_INFINITY)),
-                        new Attribute.IntList("empty", List.of()))
+                        new Attribute.IntList("empty", List.of()),
+                        new Attribute.StringList("strings", List.of("a", "", "ü")),
+                        new Attribute.TensorAttribute("tensor", new TensorValue(ElementType.INT64, new long[] {2},
+                                ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(3).putLong(-1).flip())))
                 .node(new OnnxNode("n2", "Gelu", "com.example", List.of("y"), List.of("z"), Map.of()));
         OnnxModel model = w.build();
         OnnxModel read = OnnxModelReader.parse(w.toByteArray());
@@ -106,42 +116,43 @@ class OnnxModelWriterTest {
     }
 
     @Test
-    void aGraphAttributeIsAFieldGOfTypeGraph() {
+    void aGraphAttributeIsAFieldGOfTypeGraph() throws Exception {
         OnnxGraph body = new OnnxModelWriter("b").output("o", ElementType.FLOAT).graph();
         byte[] bytes = new OnnxModelWriter("g")
                 .node("If", List.of("c"), List.of("o"), Map.of("then_branch", body)).toByteArray();
-        ProtoReader model = new ProtoReader(bytes);
-        ProtoReader graph = field(model, OnnxSchema.ModelProto.GRAPH);
-        ProtoReader node = field(graph, OnnxSchema.GraphProto.NODE);
-        ProtoReader attribute = field(node, OnnxSchema.NodeProto.ATTRIBUTE);
-        String name = null;
-        long type = -1;
-        boolean hasG = false;
-        while (attribute.next()) {
-            switch (attribute.fieldNumber()) {
-                case OnnxSchema.AttributeProto.NAME -> name = attribute.readString();
-                case OnnxSchema.AttributeProto.TYPE -> type = attribute.readVarint();
-                case OnnxSchema.AttributeProto.G -> {
-                    hasG = true;
-                    attribute.skip();
-                }
-                default -> attribute.skip();
-            }
-        }
-        assertEquals("then_branch", name);
-        assertEquals(OnnxSchema.AttributeProto.TYPE_GRAPH, type);
-        assertTrue(hasG, "the subgraph is in AttributeProto.g (field 6)");
+        AttributeProto attribute = ModelProto.parseFrom(bytes).getGraph().getNode(0).getAttribute(0);
+        assertEquals("then_branch", attribute.getName());
+        assertEquals(AttributeProto.AttributeType.GRAPH, attribute.getType());
+        assertEquals(6, AttributeProto.G_FIELD_NUMBER, "ONNX's AttributeProto.g");
+        assertTrue(attribute.hasG(), "the subgraph is in AttributeProto.g");
+        assertEquals("b", attribute.getG().getName());
     }
 
-    /** The first occurrence of a message field. */
-    private static ProtoReader field(ProtoReader message, int number) {
-        while (message.next()) {
-            if (message.fieldNumber() == number) {
-                return message.readMessage();
+    @Test
+    void largeInitializersGoToTheExternalDataFile(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("mlp.onnx");
+        TwoLayerMlp mlp = new TwoLayerMlp(1);
+        mlp.writer().writeTo(file, "mlp.bin", 64);
+        List<TensorProto> initializers = ModelProto.parseFrom(Files.readAllBytes(file)).getGraph().getInitializerList();
+        long offset = 0;
+        for (OnnxTensorData expected : mlp.writer().graph().initializers()) {
+            TensorProto written = initializers.stream().filter(t -> t.getName().equals(expected.name())).findFirst().orElseThrow();
+            if (expected.data().length < 64) {
+                assertArrayEquals(expected.data(), written.getRawData().toByteArray(), expected.name() + " stays inline");
+                continue;
             }
-            message.skip();
+            assertEquals(TensorProto.DataLocation.EXTERNAL, written.getDataLocation(), expected.name());
+            assertFalse(written.hasRawData());
+            Map<String, String> entries = written.getExternalDataList().stream()
+                    .collect(java.util.stream.Collectors.toMap(e -> e.getKey(), e -> e.getValue()));
+            assertEquals(Map.of("location", "mlp.bin", "offset", Long.toString(offset),
+                    "length", Integer.toString(expected.data().length)), entries);
+            offset += expected.data().length;
         }
-        throw new AssertionError("no field " + number);
+        assertTrue(offset > 0, "some initializer is at least 64 bytes");
+        assertEquals(offset, Files.size(dir.resolve("mlp.bin")));
+        var e = assertThrows(IOException.class, () -> OnnxModelReader.read(file));
+        assertTrue(e.getMessage().contains("external"), "the reader says why it stops: " + e.getMessage());
     }
 
     @Test
@@ -182,6 +193,17 @@ class OnnxModelWriterTest {
 
         // What we read, written back and read again, is unchanged.
         assertEquals(gemm, OnnxModelReader.parse(OnnxModelWriter.serialize(gemm)));
+
+        // TENSOR and STRINGS attributes read as ORT's graph shows them (GraphReadingIT checks ORT's side).
+        OnnxNode constantOfShape = OnnxModelReader.read(NodeTests.dir().resolve("test_constantofshape_float_ones/model.onnx"))
+                .graph().nodes().getFirst();
+        Attribute value = constantOfShape.attributes().get("value");
+        assertTrue(value instanceof Attribute.TensorAttribute, "value: " + value);
+        assertArrayEquals(new float[] {1f}, ((Attribute.TensorAttribute) value).value().floats());
+        OnnxNode labelEncoder = OnnxModelReader.read(NodeTests.dir().resolve("test_ai_onnx_ml_label_encoder_string_int/model.onnx"))
+                .graph().nodes().getFirst();
+        Attribute keys = labelEncoder.attributes().get("keys_strings");
+        assertTrue(keys instanceof Attribute.StringList list && list.values().size() >= 2, "keys_strings: " + keys);
     }
 
     /** onnx.checker is the authority on model validity; use it when this machine has it. */
