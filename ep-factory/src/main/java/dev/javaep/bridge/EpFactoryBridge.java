@@ -5,6 +5,7 @@ import dev.javaep.ort.OrtEpFactoryStruct;
 import dev.javaep.spi.DataTransfer;
 import dev.javaep.spi.DeviceAllocator;
 import dev.javaep.spi.DeviceOffer;
+import dev.javaep.spi.EpLog;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.ExecutionProviderFactory;
 import dev.javaep.spi.ExternalResourceImporter;
@@ -136,7 +137,7 @@ public final class EpFactoryBridge {
         count.set(ValueLayout.JAVA_LONG, 0, 0L);
         List<DeviceOffer> offers = bridge.factory.supportedDevices(bridge.hardwareDevices(devices, numDevices));
         if (offers.size() > maxEpDevices) {
-            BridgeLog.logger().warning("javaep: " + bridge.factory.name() + " offered " + offers.size()
+            EpLog.warning("javaep: " + bridge.factory.name() + " offered " + offers.size()
                     + " devices, ORT takes at most " + maxEpDevices + "; the rest are dropped");
             offers = offers.subList(0, (int) maxEpDevices);
         }

@@ -6,6 +6,7 @@ import static dev.javaep.ort.OrtInteropLayouts.offset;
 
 import dev.javaep.ort.OrtExternalMemoryHandleStruct;
 import dev.javaep.spi.DeviceAllocator;
+import dev.javaep.spi.EpLog;
 import dev.javaep.spi.ExternalMemoryDescriptor;
 import dev.javaep.spi.ImportedMemory;
 import java.lang.foreign.Arena;
@@ -108,7 +109,7 @@ final class ImportedMemoryBridge {
     static void release(MemorySegment handle) {
         ImportedMemoryBridge bridge = REGISTRY.remove(handle);
         if (bridge == null) {
-            BridgeLog.logger().warning("javaep: ReleaseExternalMemoryHandle got a handle javaep did not import,"
+            EpLog.warning("javaep: ReleaseExternalMemoryHandle got a handle javaep did not import,"
                     + " or one already released; ignored");
             return;
         }

@@ -5,6 +5,7 @@ import static dev.javaep.ort.OrtInteropLayouts.SEMAPHORE_HANDLE;
 import static dev.javaep.ort.OrtInteropLayouts.offset;
 
 import dev.javaep.ort.OrtExternalSemaphoreHandleStruct;
+import dev.javaep.spi.EpLog;
 import dev.javaep.spi.ExternalSemaphoreDescriptor;
 import dev.javaep.spi.ImportedSemaphore;
 import java.lang.foreign.Arena;
@@ -60,7 +61,7 @@ final class ImportedSemaphoreBridge {
     static void release(MemorySegment handle) {
         ImportedSemaphoreBridge bridge = REGISTRY.remove(handle);
         if (bridge == null) {
-            BridgeLog.logger().warning("javaep: ReleaseExternalSemaphoreHandle got a handle javaep did not import,"
+            EpLog.warning("javaep: ReleaseExternalSemaphoreHandle got a handle javaep did not import,"
                     + " or one already released; ignored");
             return;
         }

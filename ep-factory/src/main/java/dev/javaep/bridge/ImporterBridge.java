@@ -5,6 +5,7 @@ import dev.javaep.bridge.events.ExternalSemaphoreEvent;
 import dev.javaep.ort.OrtExternalResourceImporterImplStruct;
 import dev.javaep.ort.OrtFeature;
 import dev.javaep.spi.DeviceStream;
+import dev.javaep.spi.EpLog;
 import dev.javaep.spi.ExternalMemoryDescriptor;
 import dev.javaep.spi.ExternalMemoryType;
 import dev.javaep.spi.ExternalResourceImporter;
@@ -235,7 +236,7 @@ final class ImporterBridge {
     static void release(MemorySegment self) {
         ImporterBridge bridge = REGISTRY.find(self);
         if (bridge == null) {
-            BridgeLog.logger().warning("javaep: OrtExternalResourceImporterImpl::Release got an unknown importer");
+            EpLog.warning("javaep: OrtExternalResourceImporterImpl::Release got an unknown importer");
             return;
         }
         bridge.references.releaseOwner();

@@ -3,6 +3,7 @@ package dev.javaep.bridge;
 import dev.javaep.bridge.events.CompiledNodeComputeEvent;
 import dev.javaep.ort.OrtNodeComputeInfoStruct;
 import dev.javaep.spi.CompiledNode;
+import dev.javaep.spi.EpLog;
 import dev.javaep.spi.FlightRecorder;
 import dev.javaep.spi.Node;
 import java.lang.foreign.Arena;
@@ -62,7 +63,7 @@ final class NodeComputeBridge {
     static void release(MemorySegment pointer) {
         NodeComputeBridge bridge = REGISTRY.remove(pointer);
         if (bridge == null) {
-            BridgeLog.logger().warning("javaep: ReleaseNodeComputeInfos got an unknown pointer");
+            EpLog.warning("javaep: ReleaseNodeComputeInfos got an unknown pointer");
             return;
         }
         try {

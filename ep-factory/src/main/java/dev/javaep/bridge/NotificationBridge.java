@@ -1,6 +1,7 @@
 package dev.javaep.bridge;
 
 import dev.javaep.ort.OrtSyncNotificationImplStruct;
+import dev.javaep.spi.EpLog;
 import dev.javaep.spi.StreamNotification;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -35,7 +36,7 @@ final class NotificationBridge {
     static void release(MemorySegment self) {
         NotificationBridge bridge = REGISTRY.remove(self);
         if (bridge == null) {
-            BridgeLog.logger().warning("javaep: OrtSyncNotificationImpl::Release got an unknown notification");
+            EpLog.warning("javaep: OrtSyncNotificationImpl::Release got an unknown notification");
             return;
         }
         try {

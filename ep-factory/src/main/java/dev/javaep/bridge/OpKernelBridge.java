@@ -3,6 +3,7 @@ package dev.javaep.bridge;
 import dev.javaep.bridge.events.KernelComputeEvent;
 import dev.javaep.ort.OrtException;
 import dev.javaep.ort.OrtKernelImplStruct;
+import dev.javaep.spi.EpLog;
 import dev.javaep.spi.FlightRecorder;
 import dev.javaep.spi.OpKernel;
 import java.lang.foreign.Arena;
@@ -89,7 +90,7 @@ final class OpKernelBridge {
     static void release(MemorySegment self) {
         OpKernelBridge bridge = REGISTRY.remove(self);
         if (bridge == null) {
-            BridgeLog.logger().warning("javaep: OrtKernelImpl::Release got an unknown pointer");
+            EpLog.warning("javaep: OrtKernelImpl::Release got an unknown pointer");
             return;
         }
         try {

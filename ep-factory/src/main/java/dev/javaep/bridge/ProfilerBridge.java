@@ -2,6 +2,7 @@ package dev.javaep.bridge;
 
 import dev.javaep.ort.OrtEpApi;
 import dev.javaep.ort.OrtEpProfilerImplStruct;
+import dev.javaep.spi.EpLog;
 import java.lang.foreign.Arena;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -92,10 +93,10 @@ final class ProfilerBridge {
         try {
             MemorySegment status = (MemorySegment) StartProfilingCall.HANDLE.invokeExact(stub, struct, WARM_UP);
             if (!status.equals(MemorySegment.NULL)) {
-                BridgeLog.logger().warning("javaep: warming the profiler's StartProfiling returned a status");
+                EpLog.warning("javaep: warming the profiler's StartProfiling returned a status");
             }
         } catch (Throwable t) {
-            BridgeLog.logger().warning("javaep: warming the profiler's StartProfiling failed: " + t);
+            EpLog.warning("javaep: warming the profiler's StartProfiling failed: " + t);
         }
     }
 
@@ -107,7 +108,7 @@ final class ProfilerBridge {
     static void release(MemorySegment self) {
         ProfilerBridge bridge = REGISTRY.remove(self);
         if (bridge == null) {
-            BridgeLog.logger().warning("javaep: OrtEpProfilerImpl::Release got an unknown pointer");
+            EpLog.warning("javaep: OrtEpProfilerImpl::Release got an unknown pointer");
             return;
         }
         bridge.timeline.recording = false;

@@ -2,6 +2,7 @@ package dev.javaep.bridge;
 
 import dev.javaep.ort.OrtSyncStreamImplStruct;
 import dev.javaep.spi.DeviceStream;
+import dev.javaep.spi.EpLog;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -44,7 +45,7 @@ final class SyncStreamBridge {
     static void release(MemorySegment self) {
         SyncStreamBridge bridge = REGISTRY.remove(self);
         if (bridge == null) {
-            BridgeLog.logger().warning("javaep: OrtSyncStreamImpl::Release got an unknown stream");
+            EpLog.warning("javaep: OrtSyncStreamImpl::Release got an unknown stream");
             return;
         }
         try {

@@ -119,17 +119,14 @@ public final class OrtApi {
 
     // ---- logging --------------------------------------------------------------------------------
 
-    /** Writes through {@code Logger_LogMessage}; failures to log are swallowed (logging must never fail a call). */
+    /** Writes through {@code Logger_LogMessage}; a refusal is an {@link OrtException} (javaep's log then falls back). */
     public void logMessage(MemorySegment logger, int severity, String message) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment status = (MemorySegment) table.handle(OrtApiSlot.Logger_LogMessage).invokeExact(
+            check((MemorySegment) table.handle(OrtApiSlot.Logger_LogMessage).invokeExact(
                     logger, severity, arena.allocateFrom(message), Platform.ortCharString(arena, "javaep"), 0,
-                    arena.allocateFrom("javaep"));
-            if (!status.equals(MemorySegment.NULL)) {
-                releaseStatus(status);
-            }
+                    arena.allocateFrom("javaep")));
         } catch (Throwable t) {
-            System.err.println("javaep: " + message);
+            throw rethrow(t);
         }
     }
 
