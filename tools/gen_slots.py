@@ -197,47 +197,38 @@ public enum {enum_name} implements FunctionSlot.Declared {{
 
 STRUCTS_TSV = "docs/reference/callback-structs.tsv"
 
-# What javaep says of each struct beyond its table rows: the header that declares it, a sentence on how javaep uses
-# it, and what SIZE means where that needs saying. SIZE itself is the last member's offset + 8.
-STRUCTS = {
-    "OrtAllocator": dict(
-        header="onnxruntime_c_api.h",
-        doc="The version field is {@code version}; every other struct here calls it {@code ort_version_supported}."),
-    "OrtDataTransferImpl": dict(header="onnxruntime_ep_c_api.h, API 23"),
-    "OrtSyncNotificationImpl": dict(header="onnxruntime_ep_c_api.h, API 23"),
-    "OrtSyncStreamImpl": dict(header="onnxruntime_ep_c_api.h, API 23"),
-    "OrtExternalMemoryHandle": dict(
-        header="onnxruntime_ep_c_api.h, API 24",
-        doc="A base struct the EP embeds at the start of its own handle; its data fields are "
-            "{@link OrtInteropLayouts#MEMORY_HANDLE}. ORT's {@code OrtInteropApi::ReleaseExternalMemoryHandle} only "
-            "calls {@code handle->Release(handle)}.",
-        size_doc="EP-private fields may follow."),
-    "OrtExternalSemaphoreHandle": dict(
-        header="onnxruntime_ep_c_api.h, API 24",
-        doc="A base struct the EP embeds at the start of its own handle; its data fields are "
-            "{@link OrtInteropLayouts#SEMAPHORE_HANDLE}. ORT's {@code OrtInteropApi::ReleaseExternalSemaphoreHandle} "
-            "only calls {@code handle->Release(handle)}.",
-        size_doc="EP-private fields may follow."),
-    "OrtExternalResourceImporterImpl": dict(
-        header="onnxruntime_ep_c_api.h, API 24",
-        doc="ORT core never calls {@link #ReleaseMemory}/{@link #ReleaseSemaphore} (apps release handles through "
-            "{@code handle->Release}); they are filled all the same, as ORT's own EPs do."),
-    "OrtNodeComputeInfo": dict(header="onnxruntime_ep_c_api.h, API 23"),
-    "OrtKernelImpl": dict(
-        header="onnxruntime_ep_c_api.h, API 24",
-        doc="The leading 8 bytes are {@code uint32_t ort_version_supported} and {@code uint32_t flags}, which the EP "
-            "must leave 0 (ORT uses it internally). ORT owns a kernel once the kernel-create function returned it, "
-            "and calls {@code Release} when the session drops the kernel.",
-        extra="    /** Byte offset of {@code uint32_t flags}, which must stay 0. */\n"
-              "    public static final long FLAGS_OFFSET = 4;\n"),
-    "OrtEpProfilerImpl": dict(
-        header="onnxruntime_ep_c_api.h, API 25",
-        doc="ORT gets it from {@code OrtEp::CreateProfiler} when a session profiles, and calls {@code Release} when "
-            "it no longer needs it."),
-    "OrtEp": dict(header="onnxruntime_ep_c_api.h"),
-    "OrtEpFactory": dict(
-        header="onnxruntime_ep_c_api.h",
-        size_doc="Always allocate all of it: ORT 1.25+ reads InitGraphicsInterop without a version check."),
+# What javaep says of a struct beyond its table rows, for its Javadoc. Which header declares a struct and the API
+# that added it follow from the table (OrtAllocator is onnxruntime_c_api.h's, the others onnxruntime_ep_c_api.h's).
+STRUCT_DOCS = {
+    "OrtAllocator": """The version field is {@code version}; every other struct here calls it
+        {@code ort_version_supported}.""",
+    "OrtExternalMemoryHandle": """A base struct the EP embeds at the start of its own handle; its data fields are
+        {@link OrtInteropLayouts#MEMORY_HANDLE}. ORT's {@code OrtInteropApi::ReleaseExternalMemoryHandle} only calls
+        {@code handle->Release(handle)}.""",
+    "OrtExternalSemaphoreHandle": """Like {@link OrtExternalMemoryHandleStruct}, for semaphores: its data fields
+        are {@link OrtInteropLayouts#SEMAPHORE_HANDLE}.""",
+    "OrtExternalResourceImporterImpl": """ORT core never calls {@link #ReleaseMemory}/{@link #ReleaseSemaphore}
+        (apps release handles through {@code handle->Release}); they are filled all the same, as ORT's own EPs do.""",
+    "OrtKernelImpl": """The leading 8 bytes are {@code uint32_t ort_version_supported} and {@code uint32_t flags},
+        which the EP must leave 0 (ORT uses it internally). ORT owns a kernel once the kernel-create function returned
+        it, and calls {@code Release} when the session drops the kernel.""",
+    "OrtEpProfilerImpl": """ORT gets it from {@code OrtEp::CreateProfiler} when a session profiles, and calls
+        {@code Release} when it no longer needs it.""",
+}
+
+# What SIZE means, where that needs saying beyond "sizeof at API 30" (SIZE is the last member's offset + 8).
+SIZE_DOCS = {
+    "OrtExternalMemoryHandle": "EP-private fields may follow.",
+    "OrtExternalSemaphoreHandle": "EP-private fields may follow.",
+    "OrtEpFactory": "Always allocate all of it: ORT 1.25+ reads InitGraphicsInterop without a version check.",
+}
+
+# Constants a struct's enum declares beside SIZE.
+EXTRA_CONSTANTS = {
+    "OrtKernelImpl": """
+    /** Byte offset of {@code uint32_t flags}, which must stay 0. */
+    public static final long FLAGS_OFFSET = 4;
+""",
 }
 
 # javaep's notes on single members, after the C signature in the member's Javadoc.
@@ -267,8 +258,6 @@ def struct_rows():
     rows = {}
     for line in (ROOT / STRUCTS_TSV).read_text().splitlines():
         struct, offset, since_version, sig = line.split("\t")
-        if struct not in STRUCTS:
-            raise SystemExit(f"{STRUCTS_TSV}: struct {struct} has no entry in STRUCTS")
         name = re.match(r"^.*?\b(\w+)\(", sig).group(1)
         rows.setdefault(struct, []).append((name, int(offset), int(since_version), sig))
     for struct, members in rows.items():
@@ -281,8 +270,7 @@ def struct_rows():
 def generate_structs():
     rows = struct_rows()
     entries = []
-    for struct, info in STRUCTS.items():
-        members = rows[struct]
+    for struct, members in rows.items():
         size = members[-1][1] + 8
         constants = []
         for name, offset, since_version, sig in members:
@@ -293,9 +281,10 @@ def generate_structs():
                            f"{descriptor(name, sig)})")
         body = ",\n".join(constants) + ";"
         what = f"{{@code struct {struct}}}" if members[0][1] == 8 else f"The callback of {{@code struct {struct}}}"
-        doc = f"{what} ({info['header']}), {size} bytes." + (f" {info['doc']}" if "doc" in info else "")
-        size_doc = f"sizeof({struct}) at API 30." + (f" {info['size_doc']}" if "size_doc" in info else "")
-        extra = info.get("extra", "")
+        header = "onnxruntime_c_api.h" if struct == "OrtAllocator" else "onnxruntime_ep_c_api.h"
+        doc = f"{what} ({header}, since API {members[0][2]}), {size} bytes. {STRUCT_DOCS.get(struct, '')}".strip()
+        size_doc = f"sizeof({struct}) at API 30. {SIZE_DOCS.get(struct, '')}".strip()
+        extra = EXTRA_CONSTANTS.get(struct, "").lstrip("\n")
         src = f"""package dev.javaep.ort;
 
 /**
@@ -377,5 +366,5 @@ generate("docs/reference/ortepapi-slots.tsv", EPAPI_USED, EPAPI_VERSIONS, "OrtEp
 generate("docs/reference/ortinteropapi-slots.tsv", INTEROPAPI_USED, INTEROPAPI_VERSIONS, "OrtInteropApiSlot",
          "OrtInteropApi", "The slots of {@code struct OrtInteropApi} (onnxruntime_c_api.h, API 24) that javaep calls.")
 generate_structs()
-print("generated OrtApiSlot, OrtEpApiSlot, OrtInteropApiSlot, " + ", ".join(enum_name(s) for s in STRUCTS)
+print("generated OrtApiSlot, OrtEpApiSlot, OrtInteropApiSlot, " + ", ".join(enum_name(s) for s in struct_rows())
       + ", CallbackStructMembers")

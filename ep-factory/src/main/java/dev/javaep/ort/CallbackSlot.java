@@ -25,20 +25,12 @@ public interface CallbackSlot {
         return CallbackStructMembers.lookup(this);
     }
 
-    default long byteOffset() {
-        return member().byteOffset();
-    }
+    default long byteOffset() { return member().byteOffset(); }
 
-    default int since() {
-        return member().since();
-    }
+    default int since() { return member().since(); }
 
-    default FunctionDescriptor descriptor() {
-        return member().descriptor();
-    }
+    default FunctionDescriptor descriptor() { return member().descriptor(); }
 
     /** Whether the callback returns an {@code OrtStatus*} (NULL = success). */
-    default boolean returnsStatus() {
-        return CTypes.returnsStatus(descriptor());
-    }
+    default boolean returnsStatus() { return CTypes.returnsStatus(descriptor()); }
 }

@@ -1,8 +1,8 @@
 package dev.javaep.ort;
 
 /**
- * {@code struct OrtAllocator} (onnxruntime_c_api.h), 64 bytes. The version field is {@code version}; every other
- * struct here calls it {@code ort_version_supported}.
+ * {@code struct OrtAllocator} (onnxruntime_c_api.h, since API 1), 64 bytes. The version field is {@code version};
+ * every other struct here calls it {@code ort_version_supported}.
  *
  * <p>Each constant is one function-pointer member, named as in C; its Javadoc gives the member's C signature, byte
  * offset and since-version, which the code reads from {@code CallbackStructMembers}.

@@ -1,7 +1,7 @@
 package dev.javaep.ort;
 
 /**
- * {@code struct OrtEpFactory} (onnxruntime_ep_c_api.h), 168 bytes.
+ * {@code struct OrtEpFactory} (onnxruntime_ep_c_api.h, since API 22), 168 bytes.
  *
  * <p>Each constant is one function-pointer member, named as in C; its Javadoc gives the member's C signature, byte
  * offset and since-version, which the code reads from {@code CallbackStructMembers}.

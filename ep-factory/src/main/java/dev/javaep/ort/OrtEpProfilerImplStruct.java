@@ -1,7 +1,7 @@
 package dev.javaep.ort;
 
 /**
- * {@code struct OrtEpProfilerImpl} (onnxruntime_ep_c_api.h, API 25), 48 bytes. ORT gets it from
+ * {@code struct OrtEpProfilerImpl} (onnxruntime_ep_c_api.h, since API 25), 48 bytes. ORT gets it from
  * {@code OrtEp::CreateProfiler} when a session profiles, and calls {@code Release} when it no longer needs it.
  *
  * <p>Each constant is one function-pointer member, named as in C; its Javadoc gives the member's C signature, byte

@@ -1,9 +1,9 @@
 package dev.javaep.ort;
 
 /**
- * The callback of {@code struct OrtExternalMemoryHandle} (onnxruntime_ep_c_api.h, API 24), 56 bytes. A base struct
- * the EP embeds at the start of its own handle; its data fields are {@link OrtInteropLayouts#MEMORY_HANDLE}. ORT's
- * {@code OrtInteropApi::ReleaseExternalMemoryHandle} only calls {@code handle->Release(handle)}.
+ * The callback of {@code struct OrtExternalMemoryHandle} (onnxruntime_ep_c_api.h, since API 24), 56 bytes. A base
+ * struct the EP embeds at the start of its own handle; its data fields are {@link OrtInteropLayouts#MEMORY_HANDLE}.
+ * ORT's {@code OrtInteropApi::ReleaseExternalMemoryHandle} only calls {@code handle->Release(handle)}.
  *
  * <p>Each constant is one function-pointer member, named as in C; its Javadoc gives the member's C signature, byte
  * offset and since-version, which the code reads from {@code CallbackStructMembers}.

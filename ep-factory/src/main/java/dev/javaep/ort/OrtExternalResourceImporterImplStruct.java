@@ -1,9 +1,9 @@
 package dev.javaep.ort;
 
 /**
- * {@code struct OrtExternalResourceImporterImpl} (onnxruntime_ep_c_api.h, API 24), 88 bytes. ORT core never calls
- * {@link #ReleaseMemory}/{@link #ReleaseSemaphore} (apps release handles through {@code handle->Release}); they are
- * filled all the same, as ORT's own EPs do.
+ * {@code struct OrtExternalResourceImporterImpl} (onnxruntime_ep_c_api.h, since API 24), 88 bytes. ORT core never
+ * calls {@link #ReleaseMemory}/{@link #ReleaseSemaphore} (apps release handles through {@code handle->Release});
+ * they are filled all the same, as ORT's own EPs do.
  *
  * <p>Each constant is one function-pointer member, named as in C; its Javadoc gives the member's C signature, byte
  * offset and since-version, which the code reads from {@code CallbackStructMembers}.

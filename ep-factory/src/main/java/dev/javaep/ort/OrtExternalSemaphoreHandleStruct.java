@@ -1,10 +1,9 @@
 package dev.javaep.ort;
 
 /**
- * The callback of {@code struct OrtExternalSemaphoreHandle} (onnxruntime_ep_c_api.h, API 24), 40 bytes. A base
- * struct the EP embeds at the start of its own handle; its data fields are
- * {@link OrtInteropLayouts#SEMAPHORE_HANDLE}. ORT's {@code OrtInteropApi::ReleaseExternalSemaphoreHandle} only
- * calls {@code handle->Release(handle)}.
+ * The callback of {@code struct OrtExternalSemaphoreHandle} (onnxruntime_ep_c_api.h, since API 24), 40 bytes. Like
+ * {@link OrtExternalMemoryHandleStruct}, for semaphores: its data fields are
+ * {@link OrtInteropLayouts#SEMAPHORE_HANDLE}.
  *
  * <p>Each constant is one function-pointer member, named as in C; its Javadoc gives the member's C signature, byte
  * offset and since-version, which the code reads from {@code CallbackStructMembers}.

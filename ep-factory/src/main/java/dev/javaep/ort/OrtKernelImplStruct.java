@@ -1,7 +1,7 @@
 package dev.javaep.ort;
 
 /**
- * {@code struct OrtKernelImpl} (onnxruntime_ep_c_api.h, API 24), 40 bytes. The leading 8 bytes are
+ * {@code struct OrtKernelImpl} (onnxruntime_ep_c_api.h, since API 24), 40 bytes. The leading 8 bytes are
  * {@code uint32_t ort_version_supported} and {@code uint32_t flags}, which the EP must leave 0 (ORT uses it
  * internally). ORT owns a kernel once the kernel-create function returned it, and calls {@code Release} when the
  * session drops the kernel.
