@@ -28,8 +28,8 @@ import java.util.Set;
 /** An {@code OrtEp} in front of one {@link ExecutionProvider} (one per session). */
 final class EpBridge {
     private static final HandleRegistry<EpBridge> REGISTRY = new HandleRegistry<>("OrtEp");
-    private static final CallbackStruct<OrtEpStruct> STRUCT = new CallbackStruct<>(OrtEpStruct.class, OrtEpStruct.SIZE,
-            slot -> Upcalls.find(MethodHandles.lookup(), EpBridge.class, slot));
+    private static final CallbackStruct<OrtEpStruct> STRUCT =
+            new CallbackStruct<>(OrtEpStruct.class, MethodHandles.lookup());
     private static final EnumSet<OrtEpStruct> IMPLEMENTED = EnumSet.of(OrtEpStruct.GetName, OrtEpStruct.GetCapability,
             OrtEpStruct.Compile, OrtEpStruct.ReleaseNodeComputeInfos, OrtEpStruct.IsConcurrentRunSupported,
             OrtEpStruct.Sync, OrtEpStruct.GetKernelRegistry, OrtEpStruct.CreateProfiler);
@@ -69,18 +69,15 @@ final class EpBridge {
 
     /** Closes the EP at {@code pointer} and frees its struct. */
     static void release(MemorySegment pointer) {
-        EpBridge bridge = REGISTRY.remove(pointer);
+        EpBridge bridge = REGISTRY.release(pointer);
         if (bridge == null) {
-            EpLog.warning("javaep: ReleaseEp got an unknown OrtEp pointer");
             return;
         }
-        try {
-            bridge.provider.close();
-        } finally {
+        try (bridge.arena) {
             try {
-                bridge.closeKernelRegistry();
+                bridge.provider.close();
             } finally {
-                bridge.arena.close();
+                bridge.closeKernelRegistry();
             }
         }
     }

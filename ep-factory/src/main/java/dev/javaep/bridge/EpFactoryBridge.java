@@ -29,8 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /** An {@code OrtEpFactory} in front of one {@link ExecutionProviderFactory}. */
 public final class EpFactoryBridge {
     private static final HandleRegistry<EpFactoryBridge> REGISTRY = new HandleRegistry<>("OrtEpFactory");
-    private static final CallbackStruct<OrtEpFactoryStruct> STRUCT = new CallbackStruct<>(OrtEpFactoryStruct.class,
-            OrtEpFactoryStruct.SIZE, slot -> Upcalls.find(MethodHandles.lookup(), EpFactoryBridge.class, slot));
+    private static final CallbackStruct<OrtEpFactoryStruct> STRUCT =
+            new CallbackStruct<>(OrtEpFactoryStruct.class, MethodHandles.lookup());
     private static final EnumSet<OrtEpFactoryStruct> IMPLEMENTED = EnumSet.of(OrtEpFactoryStruct.GetName,
             OrtEpFactoryStruct.GetVendor, OrtEpFactoryStruct.GetSupportedDevices, OrtEpFactoryStruct.CreateEp,
             OrtEpFactoryStruct.ReleaseEp, OrtEpFactoryStruct.GetVendorId, OrtEpFactoryStruct.GetVersion,

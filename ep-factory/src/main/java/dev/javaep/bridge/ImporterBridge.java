@@ -32,9 +32,8 @@ import java.util.List;
  */
 final class ImporterBridge {
     private static final HandleRegistry<ImporterBridge> REGISTRY = new HandleRegistry<>("OrtExternalResourceImporterImpl");
-    private static final CallbackStruct<OrtExternalResourceImporterImplStruct> STRUCT = new CallbackStruct<>(
-            OrtExternalResourceImporterImplStruct.class, OrtExternalResourceImporterImplStruct.SIZE,
-            slot -> Upcalls.find(MethodHandles.lookup(), ImporterBridge.class, slot));
+    private static final CallbackStruct<OrtExternalResourceImporterImplStruct> STRUCT =
+            new CallbackStruct<>(OrtExternalResourceImporterImplStruct.class, MethodHandles.lookup());
 
     private final ExternalResourceImporter importer;
     private final OrtRuntime runtime;

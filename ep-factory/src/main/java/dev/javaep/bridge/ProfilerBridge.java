@@ -24,9 +24,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 final class ProfilerBridge {
     private static final HandleRegistry<ProfilerBridge> REGISTRY = new HandleRegistry<>("OrtEpProfilerImpl");
-    private static final CallbackStruct<OrtEpProfilerImplStruct> STRUCT = new CallbackStruct<>(
-            OrtEpProfilerImplStruct.class, OrtEpProfilerImplStruct.SIZE,
-            slot -> Upcalls.find(MethodHandles.lookup(), ProfilerBridge.class, slot));
+    private static final CallbackStruct<OrtEpProfilerImplStruct> STRUCT =
+            new CallbackStruct<>(OrtEpProfilerImplStruct.class, MethodHandles.lookup());
     private static final EnumSet<OrtEpProfilerImplStruct> IMPLEMENTED = EnumSet.of(OrtEpProfilerImplStruct.Release,
             OrtEpProfilerImplStruct.StartProfiling, OrtEpProfilerImplStruct.EndProfiling);
     /** The prefix of every event name javaep adds to ORT's profile. */
@@ -106,14 +105,12 @@ final class ProfilerBridge {
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static void release(MemorySegment self) {
-        ProfilerBridge bridge = REGISTRY.remove(self);
-        if (bridge == null) {
-            EpLog.warning("javaep: OrtEpProfilerImpl::Release got an unknown pointer");
-            return;
+        ProfilerBridge bridge = REGISTRY.release(self);
+        if (bridge != null) {
+            bridge.timeline.recording = false;
+            bridge.timeline.computes.clear();
+            bridge.arena.close();
         }
-        bridge.timeline.recording = false;
-        bridge.timeline.computes.clear();
-        bridge.arena.close();
     }
 
     /**
