@@ -1,11 +1,11 @@
 package dev.javaep.boot;
 
 import dev.javaep.bridge.EpFactoryBridge;
-import dev.javaep.bridge.Logging;
 import dev.javaep.bridge.OrtRuntime;
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiBase;
 import dev.javaep.ort.OrtEpApi;
+import dev.javaep.spi.EpLog;
 import dev.javaep.spi.ExecutionProviderFactory;
 import dev.javaep.spi.FactoryContext;
 import java.lang.foreign.MemorySegment;
@@ -34,7 +34,7 @@ final class EpLibrary {
             for (ExecutionProviderFactory factory : factories) {
                 try {
                     factory.initialize(new FactoryContext(registrationName, api.version(), runtime.ortVersion(),
-                            Logging.ortLogger(runtime)));
+                            EpLog.logger()));
                     created.add(EpFactoryBridge.create(factory, runtime));
                 } catch (RuntimeException | Error e) {
                     throw new IllegalStateException("javaep: execution provider factory " + factory.getClass().getName()

@@ -5,6 +5,8 @@ import dev.javaep.bridge.UpcallGuard;
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiBase;
 import dev.javaep.ort.OrtErrorCode;
+import dev.javaep.spi.EpLog;
+import dev.javaep.spi.EpLogger;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -44,7 +46,7 @@ public final class NativeEntry {
                         + "--enable-native-access=ALL-UNNAMED (javaep calls ONNX Runtime through FFM)"
                 : UpcallGuard.messageOf(entryPoint, t);
         OrtErrorCode code = UpcallGuard.errorCodeOf(t);
-        System.err.println(message);
+        EpLog.log(EpLogger.Level.ERROR, message);
         try {
             if (ortApiBase == 0L) {
                 return OrtRuntime.current().api().createStatus(code, message).address();
@@ -55,7 +57,7 @@ public final class NativeEntry {
         } catch (Throwable secondary) {
             // No status from Java (a JVM denying native access cannot even call ORT): thrown, it reaches the
             // loader, which makes the status in C. Returning 0 would tell ORT that all went well.
-            System.err.println("javaep: could not create an OrtStatus for ORT: " + secondary);
+            EpLog.log(EpLogger.Level.ERROR, "javaep: could not create an OrtStatus for ORT: " + secondary);
             throw new IllegalStateException(message, t);
         }
     }

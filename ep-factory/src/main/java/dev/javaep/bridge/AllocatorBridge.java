@@ -10,8 +10,8 @@ import java.util.EnumSet;
 /** An {@code OrtAllocator} in front of one {@link DeviceAllocator}. */
 final class AllocatorBridge {
     private static final HandleRegistry<AllocatorBridge> REGISTRY = new HandleRegistry<>("OrtAllocator");
-    private static final CallbackStruct<OrtAllocatorStruct> STRUCT = new CallbackStruct<>(OrtAllocatorStruct.class,
-            OrtAllocatorStruct.SIZE, slot -> Upcalls.find(MethodHandles.lookup(), AllocatorBridge.class, slot));
+    private static final CallbackStruct<OrtAllocatorStruct> STRUCT =
+            new CallbackStruct<>(OrtAllocatorStruct.class, MethodHandles.lookup());
     // GetStats and Shrink stay NULL: ORT treats both as optional.
     private static final EnumSet<OrtAllocatorStruct> IMPLEMENTED = EnumSet.of(OrtAllocatorStruct.Alloc,
             OrtAllocatorStruct.Free, OrtAllocatorStruct.Info, OrtAllocatorStruct.Reserve, OrtAllocatorStruct.AllocOnStream);

@@ -5,6 +5,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.util.EnumMap;
 import java.util.Set;
 
@@ -17,15 +18,21 @@ final class CallbackStruct<S extends Enum<S> & CallbackSlot> {
     private final long size;
     private final EnumMap<S, MemorySegment> stubs;
 
-    CallbackStruct(Class<S> slots, long size, java.util.function.Function<S, MethodHandle> targets) {
-        this.size = size;
+    /**
+     * @param bridge the lookup of the bridge class whose static methods implement the callbacks, each named after
+     *               its slot ({@link Upcalls#find}); a slot it has no method for cannot be implemented
+     */
+    CallbackStruct(Class<S> slots, MethodHandles.Lookup bridge) {
+        long end = 0;
         this.stubs = new EnumMap<>(slots);
         for (S slot : slots.getEnumConstants()) {
-            MethodHandle target = targets.apply(slot);
+            end = Math.max(end, slot.byteOffset() + ValueLayout.ADDRESS.byteSize());
+            MethodHandle target = Upcalls.find(bridge, bridge.lookupClass(), slot);
             if (target != null) {
                 stubs.put(slot, UpcallGuard.stub(slot, target, Arena.global()));
             }
         }
+        this.size = end; // the struct's SIZE: its members are its last fields
     }
 
     /**

@@ -18,9 +18,8 @@ import java.util.List;
 /** An {@code OrtDataTransferImpl} in front of one {@link DataTransfer}. */
 final class DataTransferBridge {
     private static final HandleRegistry<DataTransferBridge> REGISTRY = new HandleRegistry<>("OrtDataTransferImpl");
-    private static final CallbackStruct<OrtDataTransferImplStruct> STRUCT = new CallbackStruct<>(
-            OrtDataTransferImplStruct.class, OrtDataTransferImplStruct.SIZE,
-            slot -> Upcalls.find(MethodHandles.lookup(), DataTransferBridge.class, slot));
+    private static final CallbackStruct<OrtDataTransferImplStruct> STRUCT =
+            new CallbackStruct<>(OrtDataTransferImplStruct.class, MethodHandles.lookup());
 
     private final DataTransfer transfer;
     private final OrtRuntime runtime;
@@ -44,7 +43,7 @@ final class DataTransferBridge {
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static void release(MemorySegment self) {
-        DataTransferBridge bridge = REGISTRY.remove(self);
+        DataTransferBridge bridge = REGISTRY.release(self);
         if (bridge != null) {
             bridge.arena.close();
         }

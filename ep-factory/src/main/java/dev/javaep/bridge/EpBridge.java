@@ -4,6 +4,7 @@ import dev.javaep.ort.OrtEpStruct;
 import dev.javaep.ort.OrtFeature;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.DeclineCode;
+import dev.javaep.spi.EpLog;
 import dev.javaep.spi.EpLogger;
 import dev.javaep.spi.GraphPartitioner;
 import dev.javaep.spi.NodeSupport;
@@ -27,8 +28,8 @@ import java.util.Set;
 /** An {@code OrtEp} in front of one {@link ExecutionProvider} (one per session). */
 final class EpBridge {
     private static final HandleRegistry<EpBridge> REGISTRY = new HandleRegistry<>("OrtEp");
-    private static final CallbackStruct<OrtEpStruct> STRUCT = new CallbackStruct<>(OrtEpStruct.class, OrtEpStruct.SIZE,
-            slot -> Upcalls.find(MethodHandles.lookup(), EpBridge.class, slot));
+    private static final CallbackStruct<OrtEpStruct> STRUCT =
+            new CallbackStruct<>(OrtEpStruct.class, MethodHandles.lookup());
     private static final EnumSet<OrtEpStruct> IMPLEMENTED = EnumSet.of(OrtEpStruct.GetName, OrtEpStruct.GetCapability,
             OrtEpStruct.Compile, OrtEpStruct.ReleaseNodeComputeInfos, OrtEpStruct.IsConcurrentRunSupported,
             OrtEpStruct.Sync, OrtEpStruct.GetKernelRegistry, OrtEpStruct.CreateProfiler);
@@ -43,7 +44,6 @@ final class EpBridge {
     private final ExecutionProvider provider;
     private final OrtRuntime runtime;
     private final KernelMemory memory;
-    private final EpLogger logger = BridgeLog.logger();
     /** The Computes of this EP's compiled nodes while ORT profiles the session (CreateProfiler). */
     private final ProfilerBridge.Timeline timeline = new ProfilerBridge.Timeline();
     private final Arena arena = Arena.ofShared();
@@ -69,18 +69,15 @@ final class EpBridge {
 
     /** Closes the EP at {@code pointer} and frees its struct. */
     static void release(MemorySegment pointer) {
-        EpBridge bridge = REGISTRY.remove(pointer);
+        EpBridge bridge = REGISTRY.release(pointer);
         if (bridge == null) {
-            BridgeLog.logger().warning("javaep: ReleaseEp got an unknown OrtEp pointer");
             return;
         }
-        try {
-            bridge.provider.close();
-        } finally {
+        try (bridge.arena) {
             try {
-                bridge.closeKernelRegistry();
+                bridge.provider.close();
             } finally {
-                bridge.arena.close();
+                bridge.closeKernelRegistry();
             }
         }
     }
@@ -113,7 +110,7 @@ final class EpBridge {
         } catch (RuntimeException | StackOverflowError e) {
             String failure = "cannot read the graph: " + e;
             CapabilityReports.add(new CapabilityReports.Report(epName, "?", 0, 0, 0, 0, Map.of(), List.of(failure)));
-            BridgeLog.logger().warning("javaep: " + epName + " claims nothing: " + failure);
+            EpLog.warning("javaep: " + epName + " claims nothing: " + failure);
             return MemorySegment.NULL;
         }
         List<String> failures = new ArrayList<>();
@@ -137,7 +134,7 @@ final class EpBridge {
                 case NodeSupport.Kernel k -> kernelNodes.add(node);
                 case NodeSupport.Declined(DeclineCode code, String reason) -> {
                     declines.merge(code, 1, Integer::sum);
-                    bridge.logger.verbose(epName + " leaves " + node + " to other EPs [" + code + "]: " + reason);
+                    EpLog.verbose(epName + " leaves " + node + " to other EPs [" + code + "]: " + reason);
                 }
             }
         }
@@ -147,7 +144,7 @@ final class EpBridge {
                 view.nodes().size() + view.unreadNodes().size(), claimed.groups(), claimed.nodes(), kernelClaims,
                 declines, failures);
         CapabilityReports.add(report);
-        bridge.logger.log(failures.isEmpty() ? EpLogger.Level.INFO : EpLogger.Level.WARNING, "javaep: " + report.summary()
+        EpLog.log(failures.isEmpty() ? EpLogger.Level.INFO : EpLogger.Level.WARNING, "javaep: " + report.summary()
                 + (failures.isEmpty() ? "" : ": " + String.join("; ", failures)));
         return MemorySegment.NULL;
     }
@@ -161,7 +158,7 @@ final class EpBridge {
             try {
                 if (runtime.epApi().lookUpKernel(supportInfo, pointer).equals(MemorySegment.NULL)) {
                     declines.merge(DeclineCode.NO_KERNEL, 1, Integer::sum);
-                    logger.verbose(provider.name() + " leaves " + node + " to other EPs [" + DeclineCode.NO_KERNEL
+                    EpLog.verbose(provider.name() + " leaves " + node + " to other EPs [" + DeclineCode.NO_KERNEL
                             + "]: no registered kernel matches its opset and types");
                     continue;
                 }

@@ -5,6 +5,7 @@ import dev.javaep.ort.OrtEpFactoryStruct;
 import dev.javaep.spi.DataTransfer;
 import dev.javaep.spi.DeviceAllocator;
 import dev.javaep.spi.DeviceOffer;
+import dev.javaep.spi.EpLog;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.ExecutionProviderFactory;
 import dev.javaep.spi.ExternalResourceImporter;
@@ -28,8 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /** An {@code OrtEpFactory} in front of one {@link ExecutionProviderFactory}. */
 public final class EpFactoryBridge {
     private static final HandleRegistry<EpFactoryBridge> REGISTRY = new HandleRegistry<>("OrtEpFactory");
-    private static final CallbackStruct<OrtEpFactoryStruct> STRUCT = new CallbackStruct<>(OrtEpFactoryStruct.class,
-            OrtEpFactoryStruct.SIZE, slot -> Upcalls.find(MethodHandles.lookup(), EpFactoryBridge.class, slot));
+    private static final CallbackStruct<OrtEpFactoryStruct> STRUCT =
+            new CallbackStruct<>(OrtEpFactoryStruct.class, MethodHandles.lookup());
     private static final EnumSet<OrtEpFactoryStruct> IMPLEMENTED = EnumSet.of(OrtEpFactoryStruct.GetName,
             OrtEpFactoryStruct.GetVendor, OrtEpFactoryStruct.GetSupportedDevices, OrtEpFactoryStruct.CreateEp,
             OrtEpFactoryStruct.ReleaseEp, OrtEpFactoryStruct.GetVendorId, OrtEpFactoryStruct.GetVersion,
@@ -136,7 +137,7 @@ public final class EpFactoryBridge {
         count.set(ValueLayout.JAVA_LONG, 0, 0L);
         List<DeviceOffer> offers = bridge.factory.supportedDevices(bridge.hardwareDevices(devices, numDevices));
         if (offers.size() > maxEpDevices) {
-            BridgeLog.logger().warning("javaep: " + bridge.factory.name() + " offered " + offers.size()
+            EpLog.warning("javaep: " + bridge.factory.name() + " offered " + offers.size()
                     + " devices, ORT takes at most " + maxEpDevices + "; the rest are dropped");
             offers = offers.subList(0, (int) maxEpDevices);
         }

@@ -2,6 +2,7 @@ package dev.javaep.bridge;
 
 import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.ort.OrtException;
+import dev.javaep.spi.EpLog;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -42,5 +43,18 @@ final class HandleRegistry<T> {
 
     T remove(MemorySegment self) {
         return objects.remove(self.address());
+    }
+
+    /**
+     * Removes the object at {@code self} for its Release callback; null for a pointer javaep does not know (released
+     * twice, or not created by javaep), which is logged and ignored: a Release callback has no status to fail with.
+     */
+    T release(MemorySegment self) {
+        T object = objects.remove(self.address());
+        if (object == null) {
+            EpLog.warning("javaep: Release got an unknown " + kind + " pointer 0x" + Long.toHexString(self.address())
+                    + " (already released, or not created by javaep); ignored");
+        }
+        return object;
     }
 }

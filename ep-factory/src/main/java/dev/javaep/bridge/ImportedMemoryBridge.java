@@ -23,9 +23,8 @@ import java.util.Optional;
  */
 final class ImportedMemoryBridge {
     private static final HandleRegistry<ImportedMemoryBridge> REGISTRY = new HandleRegistry<>("OrtExternalMemoryHandle");
-    private static final CallbackStruct<OrtExternalMemoryHandleStruct> STRUCT = new CallbackStruct<>(
-            OrtExternalMemoryHandleStruct.class, OrtExternalMemoryHandleStruct.SIZE,
-            slot -> Upcalls.find(MethodHandles.lookup(), ImportedMemoryBridge.class, slot));
+    private static final CallbackStruct<OrtExternalMemoryHandleStruct> STRUCT =
+            new CallbackStruct<>(OrtExternalMemoryHandleStruct.class, MethodHandles.lookup());
 
     private final ImporterBridge importer;
     private final ImportedMemory memory;
@@ -106,13 +105,10 @@ final class ImportedMemoryBridge {
 
     /** {@code handle->Release}: the app lets go of the handle (tensors may live on). */
     static void release(MemorySegment handle) {
-        ImportedMemoryBridge bridge = REGISTRY.remove(handle);
-        if (bridge == null) {
-            BridgeLog.logger().warning("javaep: ReleaseExternalMemoryHandle got a handle javaep did not import,"
-                    + " or one already released; ignored");
-            return;
+        ImportedMemoryBridge bridge = REGISTRY.release(handle);
+        if (bridge != null) {
+            bridge.references.releaseOwner();
         }
-        bridge.references.releaseOwner();
     }
 
     /** The deleter's "allocator": allocates nothing; each Free is one tensor letting go. */

@@ -17,9 +17,8 @@ import java.util.Optional;
 /** An {@code OrtExternalSemaphoreHandle} (ORT's base struct) in front of one {@link ImportedSemaphore}. */
 final class ImportedSemaphoreBridge {
     private static final HandleRegistry<ImportedSemaphoreBridge> REGISTRY = new HandleRegistry<>("OrtExternalSemaphoreHandle");
-    private static final CallbackStruct<OrtExternalSemaphoreHandleStruct> STRUCT = new CallbackStruct<>(
-            OrtExternalSemaphoreHandleStruct.class, OrtExternalSemaphoreHandleStruct.SIZE,
-            slot -> Upcalls.find(MethodHandles.lookup(), ImportedSemaphoreBridge.class, slot));
+    private static final CallbackStruct<OrtExternalSemaphoreHandleStruct> STRUCT =
+            new CallbackStruct<>(OrtExternalSemaphoreHandleStruct.class, MethodHandles.lookup());
 
     private final ImporterBridge importer;
     private final ImportedSemaphore semaphore;
@@ -58,16 +57,13 @@ final class ImportedSemaphoreBridge {
 
     /** {@code handle->Release}. */
     static void release(MemorySegment handle) {
-        ImportedSemaphoreBridge bridge = REGISTRY.remove(handle);
+        ImportedSemaphoreBridge bridge = REGISTRY.release(handle);
         if (bridge == null) {
-            BridgeLog.logger().warning("javaep: ReleaseExternalSemaphoreHandle got a handle javaep did not import,"
-                    + " or one already released; ignored");
             return;
         }
-        try {
+        try (bridge.arena) {
             bridge.semaphore.close();
         } finally {
-            bridge.arena.close();
             bridge.importer.references().release();
         }
     }

@@ -5,6 +5,7 @@ import dev.javaep.bridge.events.ExternalSemaphoreEvent;
 import dev.javaep.ort.OrtExternalResourceImporterImplStruct;
 import dev.javaep.ort.OrtFeature;
 import dev.javaep.spi.DeviceStream;
+import dev.javaep.spi.EpLog;
 import dev.javaep.spi.ExternalMemoryDescriptor;
 import dev.javaep.spi.ExternalMemoryType;
 import dev.javaep.spi.ExternalResourceImporter;
@@ -31,9 +32,8 @@ import java.util.List;
  */
 final class ImporterBridge {
     private static final HandleRegistry<ImporterBridge> REGISTRY = new HandleRegistry<>("OrtExternalResourceImporterImpl");
-    private static final CallbackStruct<OrtExternalResourceImporterImplStruct> STRUCT = new CallbackStruct<>(
-            OrtExternalResourceImporterImplStruct.class, OrtExternalResourceImporterImplStruct.SIZE,
-            slot -> Upcalls.find(MethodHandles.lookup(), ImporterBridge.class, slot));
+    private static final CallbackStruct<OrtExternalResourceImporterImplStruct> STRUCT =
+            new CallbackStruct<>(OrtExternalResourceImporterImplStruct.class, MethodHandles.lookup());
 
     private final ExternalResourceImporter importer;
     private final OrtRuntime runtime;
@@ -235,7 +235,7 @@ final class ImporterBridge {
     static void release(MemorySegment self) {
         ImporterBridge bridge = REGISTRY.find(self);
         if (bridge == null) {
-            BridgeLog.logger().warning("javaep: OrtExternalResourceImporterImpl::Release got an unknown importer");
+            EpLog.warning("javaep: OrtExternalResourceImporterImpl::Release got an unknown importer");
             return;
         }
         bridge.references.releaseOwner();

@@ -6,6 +6,7 @@ import dev.javaep.ort.OrtException;
 import dev.javaep.ort.OrtKernelCreateFunc;
 import dev.javaep.ort.OrtMemType;
 import dev.javaep.spi.ElementType;
+import dev.javaep.spi.EpLog;
 import dev.javaep.spi.KernelDefinition;
 import dev.javaep.spi.OpKernel;
 import java.lang.foreign.Arena;
@@ -123,7 +124,7 @@ final class KernelRegistryBridge {
                             + " allows only types this ONNX Runtime has no tensors of: " + unknownToOrt);
                 }
                 if (!unknownToOrt.isEmpty()) {
-                    BridgeLog.logger().verbose("javaep: " + creation.epName() + "'s kernel " + describe(definition)
+                    EpLog.verbose("javaep: " + creation.epName() + "'s kernel " + describe(definition)
                             + ": this ONNX Runtime has no tensors of " + unknownToOrt + "; constraint "
                             + constraint.getKey() + " keeps the other types");
                 }

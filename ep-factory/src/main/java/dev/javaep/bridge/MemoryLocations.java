@@ -12,15 +12,15 @@ final class MemoryLocations {
 
     /** {@code OrtMemoryInfoDeviceType} → the SPI's device type (FPGA has no SPI type and is refused). */
     static MemoryLocation of(OrtEpApi epApi, MemorySegment memoryDevice) {
-        int ortType = epApi.memoryDeviceType(memoryDevice);
-        HardwareDeviceType type = switch (ortType) {
+        OrtEpApi.MemoryDevice device = epApi.memoryDevice(memoryDevice);
+        HardwareDeviceType type = switch (device.deviceType()) {
             case 0 -> HardwareDeviceType.CPU;
             case 1 -> HardwareDeviceType.GPU;
             case 3 -> HardwareDeviceType.NPU;
-            default -> throw new IllegalArgumentException("javaep: memory device type " + ortType + " (FPGA or newer) is not supported");
+            default -> throw new IllegalArgumentException("javaep: memory device type " + device.deviceType()
+                    + " (FPGA or newer) is not supported");
         };
-        return new MemoryLocation(type, MemoryKind.fromOrt(epApi.memoryDeviceMemoryType(memoryDevice)),
-                epApi.memoryDeviceVendorId(memoryDevice), epApi.memoryDeviceId(memoryDevice));
+        return new MemoryLocation(type, MemoryKind.fromOrt(device.memoryType()), device.vendorId(), device.deviceId());
     }
 
     /** The {@code OrtMemoryInfoDeviceType} value of a device type. */

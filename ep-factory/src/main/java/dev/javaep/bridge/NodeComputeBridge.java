@@ -16,9 +16,8 @@ import java.util.stream.Collectors;
 /** An {@code OrtNodeComputeInfo} in front of one {@link CompiledNode}. */
 final class NodeComputeBridge {
     private static final HandleRegistry<NodeComputeBridge> REGISTRY = new HandleRegistry<>("OrtNodeComputeInfo");
-    private static final CallbackStruct<OrtNodeComputeInfoStruct> STRUCT = new CallbackStruct<>(
-            OrtNodeComputeInfoStruct.class, OrtNodeComputeInfoStruct.SIZE,
-            slot -> Upcalls.find(MethodHandles.lookup(), NodeComputeBridge.class, slot));
+    private static final CallbackStruct<OrtNodeComputeInfoStruct> STRUCT =
+            new CallbackStruct<>(OrtNodeComputeInfoStruct.class, MethodHandles.lookup());
 
     private final CompiledNode compiled;
     private final OrtRuntime runtime;
@@ -60,15 +59,11 @@ final class NodeComputeBridge {
 
     /** Releases the compute info at {@code pointer}; unknown pointers are ignored (and logged). */
     static void release(MemorySegment pointer) {
-        NodeComputeBridge bridge = REGISTRY.remove(pointer);
-        if (bridge == null) {
-            BridgeLog.logger().warning("javaep: ReleaseNodeComputeInfos got an unknown pointer");
-            return;
-        }
-        try {
-            bridge.compiled.close();
-        } finally {
-            bridge.arena.close();
+        NodeComputeBridge bridge = REGISTRY.release(pointer);
+        if (bridge != null) {
+            try (bridge.arena) {
+                bridge.compiled.close();
+            }
         }
     }
 

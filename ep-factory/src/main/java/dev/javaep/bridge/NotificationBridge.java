@@ -10,9 +10,8 @@ import java.util.EnumSet;
 /** An {@code OrtSyncNotificationImpl} in front of one {@link StreamNotification}; ORT owns it and calls Release. */
 final class NotificationBridge {
     private static final HandleRegistry<NotificationBridge> REGISTRY = new HandleRegistry<>("OrtSyncNotificationImpl");
-    private static final CallbackStruct<OrtSyncNotificationImplStruct> STRUCT = new CallbackStruct<>(
-            OrtSyncNotificationImplStruct.class, OrtSyncNotificationImplStruct.SIZE,
-            slot -> Upcalls.find(MethodHandles.lookup(), NotificationBridge.class, slot));
+    private static final CallbackStruct<OrtSyncNotificationImplStruct> STRUCT =
+            new CallbackStruct<>(OrtSyncNotificationImplStruct.class, MethodHandles.lookup());
 
     private final StreamNotification notification;
     private final OrtRuntime runtime;
@@ -33,15 +32,11 @@ final class NotificationBridge {
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static void release(MemorySegment self) {
-        NotificationBridge bridge = REGISTRY.remove(self);
-        if (bridge == null) {
-            BridgeLog.logger().warning("javaep: OrtSyncNotificationImpl::Release got an unknown notification");
-            return;
-        }
-        try {
-            bridge.notification.close();
-        } finally {
-            bridge.arena.close();
+        NotificationBridge bridge = REGISTRY.release(self);
+        if (bridge != null) {
+            try (bridge.arena) {
+                bridge.notification.close();
+            }
         }
     }
 

@@ -18,9 +18,8 @@ import java.util.Set;
  */
 final class OpKernelBridge {
     private static final HandleRegistry<OpKernelBridge> REGISTRY = new HandleRegistry<>("OrtKernelImpl");
-    private static final CallbackStruct<OrtKernelImplStruct> STRUCT = new CallbackStruct<>(
-            OrtKernelImplStruct.class, OrtKernelImplStruct.SIZE,
-            slot -> Upcalls.find(MethodHandles.lookup(), OpKernelBridge.class, slot));
+    private static final CallbackStruct<OrtKernelImplStruct> STRUCT =
+            new CallbackStruct<>(OrtKernelImplStruct.class, MethodHandles.lookup());
     // PrePackWeight and SetSharedPrePackedWeight are optional; NULL tells ORT the kernel packs nothing.
     private static final EnumSet<OrtKernelImplStruct> IMPLEMENTED =
             EnumSet.of(OrtKernelImplStruct.Compute, OrtKernelImplStruct.Release);
@@ -87,15 +86,11 @@ final class OpKernelBridge {
 
     /** {@code OrtKernelImpl::Release}: closes the kernel and frees the struct; unknown pointers are logged. */
     static void release(MemorySegment self) {
-        OpKernelBridge bridge = REGISTRY.remove(self);
-        if (bridge == null) {
-            BridgeLog.logger().warning("javaep: OrtKernelImpl::Release got an unknown pointer");
-            return;
-        }
-        try {
-            bridge.kernel.close();
-        } finally {
-            bridge.arena.close();
+        OpKernelBridge bridge = REGISTRY.release(self);
+        if (bridge != null) {
+            try (bridge.arena) {
+                bridge.kernel.close();
+            }
         }
     }
 }

@@ -6,11 +6,13 @@ import dev.javaep.ort.OrtEpApi;
 import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.ort.OrtException;
 import dev.javaep.ort.OrtFeature;
+import dev.javaep.spi.EpLog;
 import java.lang.foreign.MemorySegment;
 
 /**
  * The ONNX Runtime javaep was registered into: its API tables at the negotiated version and its
- * default logger. One per process: ORT hands every registration the same {@code OrtApiBase}.
+ * default logger, where {@link EpLog} sends javaep's log lines from {@link #install} on. One per process: ORT hands
+ * every registration the same {@code OrtApiBase}.
  */
 public record OrtRuntime(OrtApi api, OrtEpApi epApi, String ortVersion, MemorySegment defaultLogger) {
 
@@ -32,10 +34,12 @@ public record OrtRuntime(OrtApi api, OrtEpApi epApi, String ortVersion, MemorySe
     public static OrtRuntime install(OrtRuntime runtime) {
         OrtRuntime previous = current;
         if (previous != null && !previous.api().address().equals(runtime.api().address())) {
-            BridgeLog.stderr("a second ONNX Runtime image (" + runtime.ortVersion() + ") registers javaep in this process; "
-                    + "callbacks create statuses through the newest one");
+            EpLog.warning("javaep: a second ONNX Runtime image (" + runtime.ortVersion() + ") registers javaep in this "
+                    + "process; callbacks create statuses and log through the newest one");
         }
         current = runtime;
+        EpLog.useOrtLogger(runtime.defaultLogger().equals(MemorySegment.NULL) ? null
+                : new OrtLogger(runtime.api(), runtime.defaultLogger()));
         return runtime;
     }
 

@@ -2,6 +2,7 @@ package dev.javaep.bridge;
 
 import dev.javaep.ort.OrtEpApi;
 import dev.javaep.ort.OrtEpProfilerImplStruct;
+import dev.javaep.spi.EpLog;
 import java.lang.foreign.Arena;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -23,9 +24,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 final class ProfilerBridge {
     private static final HandleRegistry<ProfilerBridge> REGISTRY = new HandleRegistry<>("OrtEpProfilerImpl");
-    private static final CallbackStruct<OrtEpProfilerImplStruct> STRUCT = new CallbackStruct<>(
-            OrtEpProfilerImplStruct.class, OrtEpProfilerImplStruct.SIZE,
-            slot -> Upcalls.find(MethodHandles.lookup(), ProfilerBridge.class, slot));
+    private static final CallbackStruct<OrtEpProfilerImplStruct> STRUCT =
+            new CallbackStruct<>(OrtEpProfilerImplStruct.class, MethodHandles.lookup());
     private static final EnumSet<OrtEpProfilerImplStruct> IMPLEMENTED = EnumSet.of(OrtEpProfilerImplStruct.Release,
             OrtEpProfilerImplStruct.StartProfiling, OrtEpProfilerImplStruct.EndProfiling);
     /** The prefix of every event name javaep adds to ORT's profile. */
@@ -92,10 +92,10 @@ final class ProfilerBridge {
         try {
             MemorySegment status = (MemorySegment) StartProfilingCall.HANDLE.invokeExact(stub, struct, WARM_UP);
             if (!status.equals(MemorySegment.NULL)) {
-                BridgeLog.logger().warning("javaep: warming the profiler's StartProfiling returned a status");
+                EpLog.warning("javaep: warming the profiler's StartProfiling returned a status");
             }
         } catch (Throwable t) {
-            BridgeLog.logger().warning("javaep: warming the profiler's StartProfiling failed: " + t);
+            EpLog.warning("javaep: warming the profiler's StartProfiling failed: " + t);
         }
     }
 
@@ -105,14 +105,12 @@ final class ProfilerBridge {
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static void release(MemorySegment self) {
-        ProfilerBridge bridge = REGISTRY.remove(self);
-        if (bridge == null) {
-            BridgeLog.logger().warning("javaep: OrtEpProfilerImpl::Release got an unknown pointer");
-            return;
+        ProfilerBridge bridge = REGISTRY.release(self);
+        if (bridge != null) {
+            bridge.timeline.recording = false;
+            bridge.timeline.computes.clear();
+            bridge.arena.close();
         }
-        bridge.timeline.recording = false;
-        bridge.timeline.computes.clear();
-        bridge.arena.close();
     }
 
     /**

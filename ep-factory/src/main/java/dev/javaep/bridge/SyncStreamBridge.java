@@ -12,9 +12,8 @@ import java.util.Optional;
 /** An {@code OrtSyncStreamImpl} in front of one {@link DeviceStream}; ORT owns it and calls Release. */
 final class SyncStreamBridge {
     private static final HandleRegistry<SyncStreamBridge> REGISTRY = new HandleRegistry<>("OrtSyncStreamImpl");
-    private static final CallbackStruct<OrtSyncStreamImplStruct> STRUCT = new CallbackStruct<>(
-            OrtSyncStreamImplStruct.class, OrtSyncStreamImplStruct.SIZE,
-            slot -> Upcalls.find(MethodHandles.lookup(), SyncStreamBridge.class, slot));
+    private static final CallbackStruct<OrtSyncStreamImplStruct> STRUCT =
+            new CallbackStruct<>(OrtSyncStreamImplStruct.class, MethodHandles.lookup());
 
     private final DeviceStream stream;
     private final OrtRuntime runtime;
@@ -42,15 +41,11 @@ final class SyncStreamBridge {
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static void release(MemorySegment self) {
-        SyncStreamBridge bridge = REGISTRY.remove(self);
-        if (bridge == null) {
-            BridgeLog.logger().warning("javaep: OrtSyncStreamImpl::Release got an unknown stream");
-            return;
-        }
-        try {
-            bridge.stream.close();
-        } finally {
-            bridge.arena.close();
+        SyncStreamBridge bridge = REGISTRY.release(self);
+        if (bridge != null) {
+            try (bridge.arena) {
+                bridge.stream.close();
+            }
         }
     }
 

@@ -3,6 +3,8 @@ package dev.javaep.bridge;
 import dev.javaep.ort.CallbackSlot;
 import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.ort.OrtException;
+import dev.javaep.spi.EpLog;
+import dev.javaep.spi.EpLogger;
 import java.lang.foreign.Arena;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -95,7 +97,7 @@ public final class UpcallGuard {
 
     private static MemorySegment failWithStatus(String callback, Throwable t) {
         try {
-            BridgeLog.failure(callback, t);
+            EpLog.warning(messageOf(callback, t), t);
             return OrtRuntime.current().api().createStatus(errorCodeOf(t), messageOf(callback, t));
         } catch (Throwable secondary) {
             emergency(callback, t, secondary);
@@ -129,7 +131,7 @@ public final class UpcallGuard {
 
     private static void logQuietly(String callback, Throwable t) {
         try {
-            BridgeLog.failure(callback, t);
+            EpLog.warning(messageOf(callback, t), t);
         } catch (Throwable secondary) {
             emergency(callback, t, secondary);
         }
@@ -137,7 +139,8 @@ public final class UpcallGuard {
 
     private static void emergency(String callback, Throwable t, Throwable secondary) {
         try {
-            System.err.println("javaep: " + callback + " failed (" + t + ") and reporting it failed too (" + secondary + ")");
+            EpLog.log(EpLogger.Level.ERROR, "javaep: " + callback + " failed (" + t + ") and reporting it failed too ("
+                    + secondary + ")");
         } catch (Throwable ignored) {
             // Nothing else can be done without risking the host process.
         }

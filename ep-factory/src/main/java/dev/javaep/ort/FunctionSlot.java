@@ -23,4 +23,27 @@ public interface FunctionSlot {
     default long byteOffset() {
         return index() * ValueLayout.ADDRESS.byteSize();
     }
+
+    /** A slot as a table row declares it. */
+    record Declaration(int index, int since, FunctionDescriptor descriptor) {}
+
+    /** A slot whose facts are one {@link Declaration}: the slot enums tools/gen_slots.py generates. */
+    interface Declared extends FunctionSlot {
+        Declaration declaration();
+
+        @Override
+        default int index() {
+            return declaration().index();
+        }
+
+        @Override
+        default int since() {
+            return declaration().since();
+        }
+
+        @Override
+        default FunctionDescriptor descriptor() {
+            return declaration().descriptor();
+        }
+    }
 }

@@ -65,6 +65,56 @@ public final class FunctionTable {
         return handles.get(slot.index());
     }
 
+    // ---- calls by C shape: one invokeExact each, what it throws rethrown unchecked (OrtApi.rethrow) ----------
+    // P is a pointer (an OrtStatus* too: check it with OrtApi.check), J an int64/size_t. A slot whose descriptor
+    // has another shape fails with WrongMethodTypeException. A shape used once invokes its handle where it is used.
+    // One line each: they differ in nothing but the shape.
+
+    /** {@code void F(P)}: the Release functions. */
+    public void callVoid(FunctionSlot slot, MemorySegment a) {
+        try { handle(slot).invokeExact(a); } catch (Throwable t) { throw OrtApi.rethrow(t); }
+    }
+
+    /** {@code int F(P)}: an int or enum an object says of itself. */
+    public int callInt(FunctionSlot slot, MemorySegment a) {
+        try { return (int) handle(slot).invokeExact(a); } catch (Throwable t) { throw OrtApi.rethrow(t); }
+    }
+
+    /** {@code P F()}. */
+    public MemorySegment call(FunctionSlot slot) {
+        try { return (MemorySegment) handle(slot).invokeExact(); } catch (Throwable t) { throw OrtApi.rethrow(t); }
+    }
+
+    /** {@code P F(P)}. */
+    public MemorySegment call(FunctionSlot slot, MemorySegment a) {
+        try { return (MemorySegment) handle(slot).invokeExact(a); } catch (Throwable t) { throw OrtApi.rethrow(t); }
+    }
+
+    /** {@code P F(P, P)}: most often {@code OrtStatus* F(object, out)}. */
+    public MemorySegment call(FunctionSlot slot, MemorySegment a, MemorySegment b) {
+        try { return (MemorySegment) handle(slot).invokeExact(a, b); } catch (Throwable t) { throw OrtApi.rethrow(t); }
+    }
+
+    /** {@code P F(P, P, P)}. */
+    public MemorySegment call(FunctionSlot slot, MemorySegment a, MemorySegment b, MemorySegment c) {
+        try { return (MemorySegment) handle(slot).invokeExact(a, b, c); } catch (Throwable t) { throw OrtApi.rethrow(t); }
+    }
+
+    /** {@code P F(P, P, P, P)}. */
+    public MemorySegment call(FunctionSlot slot, MemorySegment a, MemorySegment b, MemorySegment c, MemorySegment d) {
+        try { return (MemorySegment) handle(slot).invokeExact(a, b, c, d); } catch (Throwable t) { throw OrtApi.rethrow(t); }
+    }
+
+    /** {@code P F(P, P, J)}: most often {@code OrtStatus* F(object, array, n)}. */
+    public MemorySegment call(FunctionSlot slot, MemorySegment a, MemorySegment b, long n) {
+        try { return (MemorySegment) handle(slot).invokeExact(a, b, n); } catch (Throwable t) { throw OrtApi.rethrow(t); }
+    }
+
+    /** {@code P F(P, J, P)}: most often {@code OrtStatus* F(object, index, out)}. */
+    public MemorySegment call(FunctionSlot slot, MemorySegment a, long index, MemorySegment b) {
+        try { return (MemorySegment) handle(slot).invokeExact(a, index, b); } catch (Throwable t) { throw OrtApi.rethrow(t); }
+    }
+
     private MemorySegment functionPointer(FunctionSlot slot) {
         return table.get(ValueLayout.ADDRESS, slot.byteOffset());
     }

@@ -83,23 +83,14 @@ public final class OrtApi {
 
     /** Reads and releases a non-NULL status. */
     public OrtException toException(MemorySegment status) {
-        try {
-            int code = (int) table.handle(OrtApiSlot.GetErrorCode).invokeExact(status);
-            MemorySegment message = (MemorySegment) table.handle(OrtApiSlot.GetErrorMessage).invokeExact(status);
-            String text = cString(message);
-            releaseStatus(status);
-            return new OrtException(OrtErrorCode.of(code), text);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        int code = table.callInt(OrtApiSlot.GetErrorCode, status);
+        String text = cString(table.call(OrtApiSlot.GetErrorMessage, status));
+        releaseStatus(status);
+        return new OrtException(OrtErrorCode.of(code), text);
     }
 
     public void releaseStatus(MemorySegment status) {
-        try {
-            table.handle(OrtApiSlot.ReleaseStatus).invokeExact(status);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        table.callVoid(OrtApiSlot.ReleaseStatus, status);
     }
 
     // ---- strings --------------------------------------------------------------------------------
@@ -112,24 +103,16 @@ public final class OrtApi {
         return pointer.reinterpret(Long.MAX_VALUE).getString(0, StandardCharsets.UTF_8);
     }
 
-    /** Reads the {@code const char*} an out-parameter received. */
-    private static String outString(MemorySegment out) {
-        return cString(out.get(ADDRESS, 0));
-    }
-
     // ---- logging --------------------------------------------------------------------------------
 
-    /** Writes through {@code Logger_LogMessage}; failures to log are swallowed (logging must never fail a call). */
+    /** Writes through {@code Logger_LogMessage}; a refusal is an {@link OrtException} (javaep's log then falls back). */
     public void logMessage(MemorySegment logger, int severity, String message) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment status = (MemorySegment) table.handle(OrtApiSlot.Logger_LogMessage).invokeExact(
+            check((MemorySegment) table.handle(OrtApiSlot.Logger_LogMessage).invokeExact(
                     logger, severity, arena.allocateFrom(message), Platform.ortCharString(arena, "javaep"), 0,
-                    arena.allocateFrom("javaep"));
-            if (!status.equals(MemorySegment.NULL)) {
-                releaseStatus(status);
-            }
+                    arena.allocateFrom("javaep")));
         } catch (Throwable t) {
-            System.err.println("javaep: " + message);
+            throw rethrow(t);
         }
     }
 
@@ -145,7 +128,11 @@ public final class OrtApi {
             MemorySegment keys = arena.allocate(ADDRESS);
             MemorySegment values = arena.allocate(ADDRESS);
             MemorySegment count = arena.allocate(JAVA_LONG);
-            table.handle(OrtApiSlot.GetKeyValuePairs).invokeExact(kvps, keys, values, count);
+            try {
+                table.handle(OrtApiSlot.GetKeyValuePairs).invokeExact(kvps, keys, values, count);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
             long n = count.get(JAVA_LONG, 0);
             MemorySegment keyArray = keys.get(ADDRESS, 0).reinterpret(n * ADDRESS.byteSize());
             MemorySegment valueArray = values.get(ADDRESS, 0).reinterpret(n * ADDRESS.byteSize());
@@ -153,8 +140,6 @@ public final class OrtApi {
                 result.put(cString(keyArray.getAtIndex(ADDRESS, i)), cString(valueArray.getAtIndex(ADDRESS, i)));
             }
             return result;
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
@@ -162,7 +147,7 @@ public final class OrtApi {
     public MemorySegment createKeyValuePairs(Map<String, String> entries) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            table.handle(OrtApiSlot.CreateKeyValuePairs).invokeExact(out);
+            table.callVoid(OrtApiSlot.CreateKeyValuePairs, out);
             MemorySegment kvps = out.get(ADDRESS, 0);
             for (var entry : entries.entrySet()) {
                 table.handle(OrtApiSlot.AddKeyValuePair).invokeExact(kvps,
@@ -175,70 +160,40 @@ public final class OrtApi {
     }
 
     public void releaseKeyValuePairs(MemorySegment kvps) {
-        try {
-            table.handle(OrtApiSlot.ReleaseKeyValuePairs).invokeExact(kvps);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        table.callVoid(OrtApiSlot.ReleaseKeyValuePairs, kvps);
     }
 
     // ---- hardware devices -----------------------------------------------------------------------
 
     public int hardwareDeviceType(MemorySegment device) {
-        try {
-            return (int) table.handle(OrtApiSlot.HardwareDevice_Type).invokeExact(device);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return table.callInt(OrtApiSlot.HardwareDevice_Type, device);
     }
 
     public int hardwareDeviceVendorId(MemorySegment device) {
-        try {
-            return (int) table.handle(OrtApiSlot.HardwareDevice_VendorId).invokeExact(device);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return table.callInt(OrtApiSlot.HardwareDevice_VendorId, device);
     }
 
     public int hardwareDeviceId(MemorySegment device) {
-        try {
-            return (int) table.handle(OrtApiSlot.HardwareDevice_DeviceId).invokeExact(device);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return table.callInt(OrtApiSlot.HardwareDevice_DeviceId, device);
     }
 
     public String hardwareDeviceVendor(MemorySegment device) {
-        try {
-            return cString((MemorySegment) table.handle(OrtApiSlot.HardwareDevice_Vendor).invokeExact(device));
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return cString(table.call(OrtApiSlot.HardwareDevice_Vendor, device));
     }
 
     public Map<String, String> hardwareDeviceMetadata(MemorySegment device) {
-        try {
-            return keyValuePairs((MemorySegment) table.handle(OrtApiSlot.HardwareDevice_Metadata).invokeExact(device));
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return keyValuePairs(table.call(OrtApiSlot.HardwareDevice_Metadata, device));
     }
 
     // ---- session options (EP side reads them in CreateEp) ---------------------------------------
 
     /** The session's config entries ({@code GetSessionOptionsConfigEntries}). */
     public Map<String, String> sessionConfigEntries(MemorySegment sessionOptions) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            check((MemorySegment) table.handle(OrtApiSlot.GetSessionOptionsConfigEntries).invokeExact(sessionOptions, out));
-            MemorySegment kvps = out.get(ADDRESS, 0);
-            try {
-                return keyValuePairs(kvps);
-            } finally {
-                releaseKeyValuePairs(kvps);
-            }
-        } catch (Throwable t) {
-            throw rethrow(t);
+        MemorySegment kvps = pointerOut(OrtApiSlot.GetSessionOptionsConfigEntries, sessionOptions);
+        try {
+            return keyValuePairs(kvps);
+        } finally {
+            releaseKeyValuePairs(kvps);
         }
     }
 
@@ -280,14 +235,16 @@ public final class OrtApi {
             }
             MemorySegment domains = arena.allocate(ADDRESS, n);
             MemorySegment versions = arena.allocate(JAVA_LONG, n);
-            check((MemorySegment) table.handle(OrtApiSlot.Graph_GetOperatorSets).invokeExact(graph, domains, versions, n));
+            try {
+                check((MemorySegment) table.handle(OrtApiSlot.Graph_GetOperatorSets).invokeExact(graph, domains, versions, n));
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
             for (long i = 0; i < n; i++) {
                 String domain = cString(domains.getAtIndex(ADDRESS, i));
                 result.put(domain == null || domain.equals("ai.onnx") ? "" : domain, versions.getAtIndex(JAVA_LONG, i));
             }
             return result;
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
@@ -304,13 +261,7 @@ public final class OrtApi {
     }
 
     public int nodeSinceVersion(MemorySegment node) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_INT);
-            check((MemorySegment) table.handle(OrtApiSlot.Node_GetSinceVersion).invokeExact(node, out));
-            return out.get(JAVA_INT, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return intOut(OrtApiSlot.Node_GetSinceVersion, node);
     }
 
     /** The node's inputs; an omitted optional input is {@link MemorySegment#NULL}. */
@@ -343,13 +294,15 @@ public final class OrtApi {
             }
             MemorySegment graphs = arena.allocate(ADDRESS, n);
             MemorySegment names = arena.allocate(ADDRESS, n);
-            check((MemorySegment) table.handle(OrtApiSlot.Node_GetSubgraphs).invokeExact(node, graphs, n, names));
+            try {
+                check((MemorySegment) table.handle(OrtApiSlot.Node_GetSubgraphs).invokeExact(node, graphs, n, names));
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
             for (long i = 0; i < n; i++) {
                 result.put(cString(names.getAtIndex(ADDRESS, i)), graphs.getAtIndex(ADDRESS, i));
             }
             return result;
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
@@ -362,10 +315,8 @@ public final class OrtApi {
     public boolean valueInfoIsConstantInitializer(MemorySegment valueInfo) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_BOOLEAN);
-            check((MemorySegment) table.handle(OrtApiSlot.ValueInfo_IsConstantInitializer).invokeExact(valueInfo, out));
+            check(table.call(OrtApiSlot.ValueInfo_IsConstantInitializer, valueInfo, out));
             return out.get(JAVA_BOOLEAN, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
@@ -383,13 +334,7 @@ public final class OrtApi {
     }
 
     public int attributeType(MemorySegment attribute) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_INT);
-            check((MemorySegment) table.handle(OrtApiSlot.OpAttr_GetType).invokeExact(attribute, out));
-            return out.get(JAVA_INT, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return intOut(OrtApiSlot.OpAttr_GetType, attribute);
     }
 
     /**
@@ -425,13 +370,7 @@ public final class OrtApi {
 
     /** {@code ONNXType} of a type info (TENSOR = 1). */
     public int onnxType(MemorySegment typeInfo) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_INT);
-            check((MemorySegment) table.handle(OrtApiSlot.GetOnnxTypeFromTypeInfo).invokeExact(typeInfo, out));
-            return out.get(JAVA_INT, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return intOut(OrtApiSlot.GetOnnxTypeFromTypeInfo, typeInfo);
     }
 
     /** The tensor view of a type info (owned by it, never release), or NULL if it is not a tensor. */
@@ -442,13 +381,7 @@ public final class OrtApi {
     // ---- tensor type and shape ------------------------------------------------------------------
 
     public int tensorElementType(MemorySegment tensorInfo) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_INT);
-            check((MemorySegment) table.handle(OrtApiSlot.GetTensorElementType).invokeExact(tensorInfo, out));
-            return out.get(JAVA_INT, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return intOut(OrtApiSlot.GetTensorElementType, tensorInfo);
     }
 
     /** Whether the shape (rank) is known; always true on runtimes without {@code TensorTypeAndShape_HasShape}. */
@@ -465,18 +398,14 @@ public final class OrtApi {
 
     /** Dimensions, -1 for dynamic ones. */
     public long[] tensorDimensions(MemorySegment tensorInfo) {
+        long rank = sizeOut(OrtApiSlot.GetDimensionsCount, tensorInfo);
+        if (rank == 0) {
+            return new long[0];
+        }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment count = arena.allocate(JAVA_LONG);
-            check((MemorySegment) table.handle(OrtApiSlot.GetDimensionsCount).invokeExact(tensorInfo, count));
-            long rank = count.get(JAVA_LONG, 0);
-            if (rank == 0) {
-                return new long[0];
-            }
             MemorySegment dims = arena.allocate(JAVA_LONG, rank);
-            check((MemorySegment) table.handle(OrtApiSlot.GetDimensions).invokeExact(tensorInfo, dims, rank));
+            check(table.call(OrtApiSlot.GetDimensions, tensorInfo, dims, rank));
             return dims.toArray(JAVA_LONG);
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
@@ -486,22 +415,14 @@ public final class OrtApi {
     }
 
     public void releaseTensorTypeAndShapeInfo(MemorySegment info) {
-        try {
-            table.handle(OrtApiSlot.ReleaseTensorTypeAndShapeInfo).invokeExact(info);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        table.callVoid(OrtApiSlot.ReleaseTensorTypeAndShapeInfo, info);
     }
 
     /** The data pointer of a tensor value (a zero-length segment at that address). */
     public MemorySegment tensorMutableData(MemorySegment value) {
-        try {
-            MemorySegment out = CallScratch.get();
-            check((MemorySegment) table.handle(OrtApiSlot.GetTensorMutableData).invokeExact(value, out));
-            return out.get(ADDRESS, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        MemorySegment out = CallScratch.get();
+        check(table.call(OrtApiSlot.GetTensorMutableData, value, out));
+        return out.get(ADDRESS, 0);
     }
 
     /** {@code OrtMemoryInfo} of a tensor value (owned by the value). */
@@ -521,13 +442,9 @@ public final class OrtApi {
 
     /** Input value {@code index}, NULL for an omitted optional input. Owned by the context. */
     public MemorySegment kernelContextInput(MemorySegment context, long index) {
-        try {
-            MemorySegment out = CallScratch.get();
-            check((MemorySegment) table.handle(OrtApiSlot.KernelContext_GetInput).invokeExact(context, index, out));
-            return out.get(ADDRESS, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        MemorySegment out = CallScratch.get();
+        check(table.call(OrtApiSlot.KernelContext_GetInput, context, index, out));
+        return out.get(ADDRESS, 0);
     }
 
     /**
@@ -535,30 +452,21 @@ public final class OrtApi {
      * handle of the EP's own {@code OrtSyncStreamImpl}, or 0 when the session has no stream.
      */
     public long kernelContextComputeStream(MemorySegment context) {
-        try {
-            MemorySegment out = CallScratch.get();
-            out.set(ADDRESS, 0, MemorySegment.NULL);
-            check((MemorySegment) table.handle(OrtApiSlot.KernelContext_GetGPUComputeStream).invokeExact(context, out));
-            return out.get(ADDRESS, 0).address();
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        MemorySegment out = CallScratch.get();
+        out.set(ADDRESS, 0, MemorySegment.NULL);
+        check(table.call(OrtApiSlot.KernelContext_GetGPUComputeStream, context, out));
+        return out.get(ADDRESS, 0).address();
     }
 
     /** A tensor's element type and shape in one call (API 24), without creating a type-and-shape info. */
     public TensorShape tensorShape(MemorySegment value) {
-        try {
-            MemorySegment out = CallScratch.get();
-            check((MemorySegment) table.handle(OrtApiSlot.GetTensorElementTypeAndShapeDataReference)
-                    .invokeExact(value, out, out.asSlice(8), out.asSlice(16)));
-            int elementType = out.get(JAVA_INT, 0);
-            long rank = out.get(JAVA_LONG, 16);
-            long[] dims = rank == 0 ? new long[0]
-                    : out.get(ADDRESS, 8).reinterpret(rank * JAVA_LONG.byteSize()).toArray(JAVA_LONG);
-            return new TensorShape(elementType, dims);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        MemorySegment out = CallScratch.get();
+        check(table.call(OrtApiSlot.GetTensorElementTypeAndShapeDataReference, value, out, out.asSlice(8), out.asSlice(16)));
+        int elementType = out.get(JAVA_INT, 0);
+        long rank = out.get(JAVA_LONG, 16);
+        long[] dims = rank == 0 ? new long[0]
+                : out.get(ADDRESS, 8).reinterpret(rank * JAVA_LONG.byteSize()).toArray(JAVA_LONG);
+        return new TensorShape(elementType, dims);
     }
 
     /** An ONNX element type value and dimensions. */
@@ -569,11 +477,7 @@ public final class OrtApi {
         if (stream.equals(MemorySegment.NULL)) {
             return 0L;
         }
-        try {
-            return ((MemorySegment) table.handle(OrtApiSlot.SyncStream_GetHandle).invokeExact(stream)).address();
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return table.call(OrtApiSlot.SyncStream_GetHandle, stream).address();
     }
 
     /** {@code GetTensorSizeInBytes} (API 23). */
@@ -621,11 +525,7 @@ public final class OrtApi {
     }
 
     public void releaseMemoryInfo(MemorySegment memoryInfo) {
-        try {
-            table.handle(OrtApiSlot.ReleaseMemoryInfo).invokeExact(memoryInfo);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        table.callVoid(OrtApiSlot.ReleaseMemoryInfo, memoryInfo);
     }
 
     public String memoryInfoName(MemorySegment memoryInfo) {
@@ -637,15 +537,7 @@ public final class OrtApi {
     /** A tensor over caller-owned memory ({@code CreateTensorWithDataAsOrtValue}); release with {@link #releaseValue}. */
     public MemorySegment createTensorWithData(MemorySegment memoryInfo, MemorySegment data, long byteSize, long[] shape,
                                               int elementType) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment dims = shape.length == 0 ? arena.allocate(JAVA_LONG) : arena.allocateFrom(JAVA_LONG, shape);
-            MemorySegment out = arena.allocate(ADDRESS);
-            check((MemorySegment) table.handle(OrtApiSlot.CreateTensorWithDataAsOrtValue).invokeExact(memoryInfo, data,
-                    byteSize, dims, (long) shape.length, elementType, out));
-            return out.get(ADDRESS, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return tensorOver(OrtApiSlot.CreateTensorWithDataAsOrtValue, memoryInfo, data, byteSize, shape, elementType);
     }
 
     /**
@@ -654,11 +546,17 @@ public final class OrtApi {
      */
     public MemorySegment createTensorWithDataAndDeleter(MemorySegment deleter, MemorySegment data, long byteSize,
                                                         long[] shape, int elementType) {
+        return tensorOver(OrtApiSlot.CreateTensorWithDataAndDeleterAsOrtValue, deleter, data, byteSize, shape, elementType);
+    }
+
+    /** {@code (memory info or deleter, data, byte size, dims, rank, element type, OrtValue** out)}: a tensor over {@code data}. */
+    private MemorySegment tensorOver(OrtApiSlot slot, MemorySegment memory, MemorySegment data, long byteSize, long[] shape,
+                                     int elementType) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment dims = shape.length == 0 ? arena.allocate(JAVA_LONG) : arena.allocateFrom(JAVA_LONG, shape);
             MemorySegment out = arena.allocate(ADDRESS);
-            check((MemorySegment) table.handle(OrtApiSlot.CreateTensorWithDataAndDeleterAsOrtValue).invokeExact(deleter,
-                    data, byteSize, dims, (long) shape.length, elementType, out));
+            check((MemorySegment) table.handle(slot).invokeExact(memory, data, byteSize, dims, (long) shape.length,
+                    elementType, out));
             return out.get(ADDRESS, 0);
         } catch (Throwable t) {
             throw rethrow(t);
@@ -666,61 +564,55 @@ public final class OrtApi {
     }
 
     public void releaseValue(MemorySegment value) {
-        try {
-            table.handle(OrtApiSlot.ReleaseValue).invokeExact(value);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        table.callVoid(OrtApiSlot.ReleaseValue, value);
     }
 
     // ---- helpers --------------------------------------------------------------------------------
 
+    // The {@code OrtStatus* F(object, T* out)} pattern, one per out type.
+
     private String stringOut(OrtApiSlot slot, MemorySegment object) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            check((MemorySegment) table.handle(slot).invokeExact(object, out));
-            return outString(out);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return cString(pointerOut(slot, object));
     }
 
     private MemorySegment pointerOut(OrtApiSlot slot, MemorySegment object) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            check((MemorySegment) table.handle(slot).invokeExact(object, out));
+            check(table.call(slot, object, out));
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
     private long sizeOut(OrtApiSlot slot, MemorySegment object) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_LONG);
-            check((MemorySegment) table.handle(slot).invokeExact(object, out));
+            check(table.call(slot, object, out));
             return out.get(JAVA_LONG, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
+        }
+    }
+
+    private int intOut(OrtApiSlot slot, MemorySegment object) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            check(table.call(slot, object, out));
+            return out.get(JAVA_INT, 0);
         }
     }
 
     /** The {@code X_GetNumY} / {@code X_GetY(object, array, n)} pattern: a caller-allocated array of borrowed pointers. */
     private List<MemorySegment> pointerArray(OrtApiSlot countSlot, OrtApiSlot arraySlot, MemorySegment object) {
+        long n = sizeOut(countSlot, object);
+        List<MemorySegment> result = new ArrayList<>((int) n);
+        if (n == 0) {
+            return result;
+        }
         try (Arena arena = Arena.ofConfined()) {
-            long n = sizeOut(countSlot, object);
-            List<MemorySegment> result = new ArrayList<>((int) n);
-            if (n == 0) {
-                return result;
-            }
             MemorySegment array = arena.allocate(ADDRESS, n);
-            check((MemorySegment) table.handle(arraySlot).invokeExact(object, array, n));
+            check(table.call(arraySlot, object, array, n));
             for (long i = 0; i < n; i++) {
                 result.add(array.getAtIndex(ADDRESS, i));
             }
             return result;
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
@@ -743,13 +635,7 @@ public final class OrtApi {
 
     /** The opset version that defined the node's op ({@code KernelInfo_GetOperatorSinceVersion}, API 24). */
     public int kernelInfoOperatorSinceVersion(MemorySegment info) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_INT);
-            check((MemorySegment) table.handle(OrtApiSlot.KernelInfo_GetOperatorSinceVersion).invokeExact(info, out));
-            return out.get(JAVA_INT, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return intOut(OrtApiSlot.KernelInfo_GetOperatorSinceVersion, info);
     }
 
     public long kernelInfoInputCount(MemorySegment info) {
@@ -771,22 +657,15 @@ public final class OrtApi {
     }
 
     public void releaseTypeInfo(MemorySegment typeInfo) {
-        try {
-            table.handle(OrtApiSlot.ReleaseTypeInfo).invokeExact(typeInfo);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        table.callVoid(OrtApiSlot.ReleaseTypeInfo, typeInfo);
     }
 
     /** An INT attribute of the kernel's node; empty when the node does not set it. */
     public OptionalLong kernelInfoAttributeInt64(MemorySegment info, String name) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_LONG);
-            MemorySegment status = (MemorySegment) table.handle(OrtApiSlot.KernelInfoGetAttribute_int64)
-                    .invokeExact(info, arena.allocateFrom(name), out);
+            MemorySegment status = table.call(OrtApiSlot.KernelInfoGetAttribute_int64, info, arena.allocateFrom(name), out);
             return attributePresent(status) ? OptionalLong.of(out.get(JAVA_LONG, 0)) : OptionalLong.empty();
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
@@ -794,11 +673,8 @@ public final class OrtApi {
     public Optional<Float> kernelInfoAttributeFloat(MemorySegment info, String name) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_FLOAT);
-            MemorySegment status = (MemorySegment) table.handle(OrtApiSlot.KernelInfoGetAttribute_float)
-                    .invokeExact(info, arena.allocateFrom(name), out);
+            MemorySegment status = table.call(OrtApiSlot.KernelInfoGetAttribute_float, info, arena.allocateFrom(name), out);
             return attributePresent(status) ? Optional.of(out.get(JAVA_FLOAT, 0)) : Optional.empty();
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
@@ -807,16 +683,13 @@ public final class OrtApi {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
             MemorySegment size = arena.allocate(JAVA_LONG);
-            MemorySegment probe = (MemorySegment) table.handle(OrtApiSlot.KernelInfoGetAttribute_string)
-                    .invokeExact(info, cName, MemorySegment.NULL, size);
+            MemorySegment probe = table.call(OrtApiSlot.KernelInfoGetAttribute_string, info, cName, MemorySegment.NULL, size);
             if (!attributePresent(probe)) {
                 return Optional.empty();
             }
             MemorySegment text = arena.allocate(Math.max(1, size.get(JAVA_LONG, 0)));
-            check((MemorySegment) table.handle(OrtApiSlot.KernelInfoGetAttribute_string).invokeExact(info, cName, text, size));
+            check(table.call(OrtApiSlot.KernelInfoGetAttribute_string, info, cName, text, size));
             return Optional.of(text.getString(0, StandardCharsets.UTF_8));
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
@@ -825,8 +698,6 @@ public final class OrtApi {
         try (Arena arena = Arena.ofConfined()) {
             return attributeArray(OrtApiSlot.KernelInfoGetAttributeArray_int64, info, name, JAVA_LONG, arena)
                     .map(values -> values.toArray(JAVA_LONG));
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
@@ -835,17 +706,15 @@ public final class OrtApi {
         try (Arena arena = Arena.ofConfined()) {
             return attributeArray(OrtApiSlot.KernelInfoGetAttributeArray_float, info, name, JAVA_FLOAT, arena)
                     .map(values -> values.toArray(JAVA_FLOAT));
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
     /** The {@code (info, name, T* out, size_t* size)} array pattern: a size query, then the copy. */
     private Optional<MemorySegment> attributeArray(OrtApiSlot slot, MemorySegment info, String name,
-                                                   ValueLayout element, Arena arena) throws Throwable {
+                                                   ValueLayout element, Arena arena) {
         MemorySegment cName = arena.allocateFrom(name);
         MemorySegment size = arena.allocate(JAVA_LONG);
-        MemorySegment probe = (MemorySegment) table.handle(slot).invokeExact(info, cName, MemorySegment.NULL, size);
+        MemorySegment probe = table.call(slot, info, cName, MemorySegment.NULL, size);
         if (!attributePresent(probe)) {
             return Optional.empty();
         }
@@ -854,7 +723,7 @@ public final class OrtApi {
             return Optional.of(MemorySegment.NULL);
         }
         MemorySegment values = arena.allocate(element, n);
-        check((MemorySegment) table.handle(slot).invokeExact(info, cName, values, size));
+        check(table.call(slot, info, cName, values, size));
         return Optional.of(values.asSlice(0, size.get(JAVA_LONG, 0) * element.byteSize()));
     }
 
@@ -880,22 +749,18 @@ public final class OrtApi {
     private String sizedString(OrtApiSlot slot, MemorySegment object) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment size = arena.allocate(JAVA_LONG);
-            check((MemorySegment) table.handle(slot).invokeExact(object, MemorySegment.NULL, size));
+            check(table.call(slot, object, MemorySegment.NULL, size));
             MemorySegment text = arena.allocate(Math.max(1, size.get(JAVA_LONG, 0)));
-            check((MemorySegment) table.handle(slot).invokeExact(object, text, size));
+            check(table.call(slot, object, text, size));
             return text.getString(0, StandardCharsets.UTF_8);
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
     private MemorySegment indexedPointerOut(OrtApiSlot slot, MemorySegment object, long index) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            check((MemorySegment) table.handle(slot).invokeExact(object, index, out));
+            check(table.call(slot, object, index, out));
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 }

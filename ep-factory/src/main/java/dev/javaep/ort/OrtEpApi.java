@@ -13,13 +13,8 @@ public final class OrtEpApi {
 
     public OrtEpApi(OrtApi api) {
         this.api = api;
-        MemorySegment epApi;
-        try {
-            epApi = (MemorySegment) api.table().handle(OrtApiSlot.GetEpApi).invokeExact();
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
-        this.table = new FunctionTable("OrtEpApi", epApi, api.version(), OrtEpApiSlot.tableLength());
+        this.table = new FunctionTable("OrtEpApi", api.table().call(OrtApiSlot.GetEpApi), api.version(),
+                OrtEpApiSlot.tableLength());
     }
 
     public boolean has(OrtEpApiSlot slot) {
@@ -40,20 +35,12 @@ public final class OrtEpApi {
     }
 
     public void releaseEpDevice(MemorySegment epDevice) {
-        try {
-            table.handle(OrtEpApiSlot.ReleaseEpDevice).invokeExact(epDevice);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        table.callVoid(OrtEpApiSlot.ReleaseEpDevice, epDevice);
     }
 
     /** Registers a memory info with an EP device; ORT stores the pointer, so it must outlive the device. */
     public void addAllocatorInfo(MemorySegment epDevice, MemorySegment memoryInfo) {
-        try {
-            api.check((MemorySegment) table.handle(OrtEpApiSlot.EpDevice_AddAllocatorInfo).invokeExact(epDevice, memoryInfo));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        api.check(table.call(OrtEpApiSlot.EpDevice_AddAllocatorInfo, epDevice, memoryInfo));
     }
 
     /** Claims {@code nodes} as one fused group (default fusion options: constant initializers stay inputs). */
@@ -72,12 +59,7 @@ public final class OrtEpApi {
 
     /** Claims one node for the EP's per-op kernel (ORT runs it through the EP's kernel registry). */
     public void addSingleNode(MemorySegment graphSupportInfo, MemorySegment node) {
-        try {
-            api.check((MemorySegment) table.handle(OrtEpApiSlot.EpGraphSupportInfo_AddSingleNode)
-                    .invokeExact(graphSupportInfo, node));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        api.check(table.call(OrtEpApiSlot.EpGraphSupportInfo_AddSingleNode, graphSupportInfo, node));
     }
 
     /**
@@ -87,11 +69,8 @@ public final class OrtEpApi {
     public MemorySegment lookUpKernel(MemorySegment graphSupportInfo, MemorySegment node) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) table.handle(OrtEpApiSlot.EpGraphSupportInfo_LookUpKernel)
-                    .invokeExact(graphSupportInfo, node, out));
+            api.check(table.call(OrtEpApiSlot.EpGraphSupportInfo_LookUpKernel, graphSupportInfo, node, out));
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -109,70 +88,33 @@ public final class OrtEpApi {
     }
 
     public void releaseHardwareDevice(MemorySegment device) {
-        try {
-            table.handle(OrtEpApiSlot.ReleaseHardwareDevice).invokeExact(device);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        table.callVoid(OrtEpApiSlot.ReleaseHardwareDevice, device);
     }
 
-    public int memoryDeviceType(MemorySegment memoryDevice) {
-        try {
-            return (int) table.handle(OrtEpApiSlot.MemoryDevice_GetDeviceType).invokeExact(memoryDevice);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
-    }
+    /** What an {@code OrtMemoryDevice} says of itself: ORT's {@code OrtMemoryInfoDeviceType} and {@code OrtDeviceMemoryType} values, its ids. */
+    public record MemoryDevice(int deviceType, int memoryType, int vendorId, int deviceId) {}
 
-    public int memoryDeviceMemoryType(MemorySegment memoryDevice) {
-        try {
-            return (int) table.handle(OrtEpApiSlot.MemoryDevice_GetMemoryType).invokeExact(memoryDevice);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
-    }
-
-    public int memoryDeviceVendorId(MemorySegment memoryDevice) {
-        try {
-            return (int) table.handle(OrtEpApiSlot.MemoryDevice_GetVendorId).invokeExact(memoryDevice);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
-    }
-
-    public int memoryDeviceId(MemorySegment memoryDevice) {
-        try {
-            return (int) table.handle(OrtEpApiSlot.MemoryDevice_GetDeviceId).invokeExact(memoryDevice);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+    /** {@code MemoryDevice_GetDeviceType}, {@code _GetMemoryType}, {@code _GetVendorId} and {@code _GetDeviceId}. */
+    public MemoryDevice memoryDevice(MemorySegment memoryDevice) {
+        return new MemoryDevice(table.callInt(OrtEpApiSlot.MemoryDevice_GetDeviceType, memoryDevice),
+                table.callInt(OrtEpApiSlot.MemoryDevice_GetMemoryType, memoryDevice),
+                table.callInt(OrtEpApiSlot.MemoryDevice_GetVendorId, memoryDevice),
+                table.callInt(OrtEpApiSlot.MemoryDevice_GetDeviceId, memoryDevice));
     }
 
     /** The {@code OrtMemoryDevice} a tensor's data lives on (owned by the value). */
     public MemorySegment valueMemoryDevice(MemorySegment value) {
-        try {
-            return (MemorySegment) table.handle(OrtEpApiSlot.Value_GetMemoryDevice).invokeExact(value);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        return table.call(OrtEpApiSlot.Value_GetMemoryDevice, value);
     }
 
     /** The {@code OrtMemoryDevice} of a memory info (owned by the info). */
     public MemorySegment memoryInfoMemoryDevice(MemorySegment memoryInfo) {
-        try {
-            return (MemorySegment) table.handle(OrtEpApiSlot.MemoryInfo_GetMemoryDevice).invokeExact(memoryInfo);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        return table.call(OrtEpApiSlot.MemoryInfo_GetMemoryDevice, memoryInfo);
     }
 
     /** The EP implementation behind an {@code OrtSyncStream} (whichever EP created it). */
     public MemorySegment syncStreamImpl(MemorySegment stream) {
-        try {
-            return (MemorySegment) table.handle(OrtEpApiSlot.SyncStream_GetImpl).invokeExact(stream);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        return table.call(OrtEpApiSlot.SyncStream_GetImpl, stream);
     }
 
     // ---- kernel registry (API 24): per-op kernels ------------------------------------------------
@@ -181,19 +123,13 @@ public final class OrtEpApi {
     public MemorySegment createKernelRegistry() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) table.handle(OrtEpApiSlot.CreateKernelRegistry).invokeExact(out));
+            api.check(table.call(OrtEpApiSlot.CreateKernelRegistry, out));
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
     public void releaseKernelRegistry(MemorySegment registry) {
-        try {
-            table.handle(OrtEpApiSlot.ReleaseKernelRegistry).invokeExact(registry);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        table.callVoid(OrtEpApiSlot.ReleaseKernelRegistry, registry);
     }
 
     /**
@@ -202,31 +138,20 @@ public final class OrtEpApi {
      */
     public void kernelRegistryAddKernel(MemorySegment registry, MemorySegment kernelDef, MemorySegment createFunction,
                                         MemorySegment state) {
-        try {
-            api.check((MemorySegment) table.handle(OrtEpApiSlot.KernelRegistry_AddKernel)
-                    .invokeExact(registry, kernelDef, createFunction, state));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        api.check(table.call(OrtEpApiSlot.KernelRegistry_AddKernel, registry, kernelDef, createFunction, state));
     }
 
     /** {@code CreateKernelDefBuilder}; release with {@link #releaseKernelDefBuilder}. */
     public MemorySegment createKernelDefBuilder() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) table.handle(OrtEpApiSlot.CreateKernelDefBuilder).invokeExact(out));
+            api.check(table.call(OrtEpApiSlot.CreateKernelDefBuilder, out));
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
     public void releaseKernelDefBuilder(MemorySegment builder) {
-        try {
-            table.handle(OrtEpApiSlot.ReleaseKernelDefBuilder).invokeExact(builder);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        table.callVoid(OrtEpApiSlot.ReleaseKernelDefBuilder, builder);
     }
 
     public void kernelDefBuilderSetOperatorType(MemorySegment builder, String opType) {
@@ -254,18 +179,17 @@ public final class OrtEpApi {
     }
 
     public void kernelDefBuilderSetInputMemType(MemorySegment builder, long inputIndex, OrtMemType memType) {
-        try {
-            api.check((MemorySegment) table.handle(OrtEpApiSlot.KernelDefBuilder_SetInputMemType)
-                    .invokeExact(builder, inputIndex, memType.value()));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        builderMemType(OrtEpApiSlot.KernelDefBuilder_SetInputMemType, builder, inputIndex, memType);
     }
 
     public void kernelDefBuilderSetOutputMemType(MemorySegment builder, long outputIndex, OrtMemType memType) {
+        builderMemType(OrtEpApiSlot.KernelDefBuilder_SetOutputMemType, builder, outputIndex, memType);
+    }
+
+    /** {@code (builder, size_t index, OrtMemType)}: where the kernel wants an input or output. */
+    private void builderMemType(OrtEpApiSlot slot, MemorySegment builder, long index, OrtMemType memType) {
         try {
-            api.check((MemorySegment) table.handle(OrtEpApiSlot.KernelDefBuilder_SetOutputMemType)
-                    .invokeExact(builder, outputIndex, memType.value()));
+            api.check((MemorySegment) table.handle(slot).invokeExact(builder, index, memType.value()));
         } catch (Throwable t) {
             throw OrtApi.rethrow(t);
         }
@@ -292,19 +216,13 @@ public final class OrtEpApi {
     public MemorySegment kernelDefBuilderBuild(MemorySegment builder) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) table.handle(OrtEpApiSlot.KernelDefBuilder_Build).invokeExact(builder, out));
+            api.check(table.call(OrtEpApiSlot.KernelDefBuilder_Build, builder, out));
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
     public void releaseKernelDef(MemorySegment kernelDef) {
-        try {
-            table.handle(OrtEpApiSlot.ReleaseKernelDef).invokeExact(kernelDef);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        table.callVoid(OrtEpApiSlot.ReleaseKernelDef, kernelDef);
     }
 
     /**
@@ -323,9 +241,7 @@ public final class OrtEpApi {
 
     private void builderString(OrtEpApiSlot slot, MemorySegment builder, String value) {
         try (Arena arena = Arena.ofConfined()) {
-            api.check((MemorySegment) table.handle(slot).invokeExact(builder, arena.allocateFrom(value)));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
+            api.check(table.call(slot, builder, arena.allocateFrom(value)));
         }
     }
 
@@ -362,11 +278,7 @@ public final class OrtEpApi {
     }
 
     public void releaseProfilingEvent(MemorySegment event) {
-        try {
-            table.handle(OrtEpApiSlot.ReleaseProfilingEvent).invokeExact(event);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        table.callVoid(OrtEpApiSlot.ReleaseProfilingEvent, event);
     }
 
     /** {@code ProfilingEventsContainer_AddEvents}: ORT copies the events; the caller still releases them. */
@@ -376,10 +288,7 @@ public final class OrtEpApi {
             for (int i = 0; i < events.size(); i++) {
                 array.setAtIndex(ADDRESS, i, events.get(i));
             }
-            api.check((MemorySegment) table.handle(OrtEpApiSlot.ProfilingEventsContainer_AddEvents)
-                    .invokeExact(container, array, (long) events.size()));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
+            api.check(table.call(OrtEpApiSlot.ProfilingEventsContainer_AddEvents, container, array, events.size()));
         }
     }
 }

@@ -1,7 +1,11 @@
 package dev.javaep.spi;
 
-/** Writes to ONNX Runtime's log (the host's logger), so EP messages appear where ORT's own do. */
+/**
+ * A destination for log lines. The one EPs get ({@link FactoryContext#logger()}) is {@link EpLog}'s: ONNX Runtime's
+ * log (the host's logger), so EP messages appear where ORT's own do.
+ */
 public interface EpLogger {
+    /** ORT's severities ({@code OrtLoggingLevel}), in its order. */
     enum Level { VERBOSE, INFO, WARNING, ERROR, FATAL }
 
     void log(Level level, String message);

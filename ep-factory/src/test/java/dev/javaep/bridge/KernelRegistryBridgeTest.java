@@ -38,8 +38,8 @@ class KernelRegistryBridgeTest {
 
     @Test
     void opKernelStructsHaveComputeAndReleaseAndLeaveFlagsAndPrePackingZero() {
-        CallbackStruct<OrtKernelImplStruct> struct = new CallbackStruct<>(OrtKernelImplStruct.class, OrtKernelImplStruct.SIZE,
-                slot -> Upcalls.find(MethodHandles.lookup(), OpKernelBridge.class, slot));
+        CallbackStruct<OrtKernelImplStruct> struct =
+                new CallbackStruct<>(OrtKernelImplStruct.class, MethodHandles.lookup().in(OpKernelBridge.class));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment impl = struct.allocate(arena, 24,
                     EnumSet.of(OrtKernelImplStruct.Compute, OrtKernelImplStruct.Release));

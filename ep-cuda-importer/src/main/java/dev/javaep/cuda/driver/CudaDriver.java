@@ -215,26 +215,15 @@ public final class CudaDriver {
     /** {@code cuDeviceGet}: the {@code CUdevice} of an ordinal. */
     public int device(int ordinal) {
         MemorySegment s = scratch();
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuDeviceGet).invokeExact(s.address() + OUT0, ordinal);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuDeviceGet, r);
+        check(CudaFunction.cuDeviceGet, invoke(CudaFunction.cuDeviceGet, s.address() + OUT0, ordinal));
         return s.get(JAVA_INT, OUT0);
     }
 
     /** {@code cuDeviceGetAttribute}, for attributes beyond those {@link #deviceInfo} reads ({@code CU_DEVICE_ATTRIBUTE_*} in {@link CudaConstants}). */
     public int deviceAttribute(int device, int attribute) {
         MemorySegment s = scratch();
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuDeviceGetAttribute).invokeExact(s.address() + OUT0, attribute, device);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuDeviceGetAttribute, r);
+        check(CudaFunction.cuDeviceGetAttribute,
+                invoke(CudaFunction.cuDeviceGetAttribute, s.address() + OUT0, attribute, device));
         return s.get(JAVA_INT, OUT0);
     }
 
@@ -243,17 +232,15 @@ public final class CudaDriver {
         int device = device(ordinal);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment name = arena.allocate(NAME_BYTES);
-            check(CudaFunction.cuDeviceGetName, (int) symbols.handle(CudaFunction.cuDeviceGetName)
-                    .invokeExact(name.address(), NAME_BYTES, device));
+            check(CudaFunction.cuDeviceGetName,
+                    invoke(CudaFunction.cuDeviceGetName, name.address(), NAME_BYTES, device));
             MemorySegment uuid = arena.allocate(CudaStructs.UUID_BYTES);
-            check(CudaFunction.cuDeviceGetUuid, (int) symbols.handle(CudaFunction.cuDeviceGetUuid)
-                    .invokeExact(uuid.address(), device));
+            check(CudaFunction.cuDeviceGetUuid, invoke(CudaFunction.cuDeviceGetUuid, uuid.address(), device));
             MemorySegment pci = arena.allocate(PCI_BUS_ID_BYTES);
-            check(CudaFunction.cuDeviceGetPCIBusId, (int) symbols.handle(CudaFunction.cuDeviceGetPCIBusId)
-                    .invokeExact(pci.address(), PCI_BUS_ID_BYTES, device));
+            check(CudaFunction.cuDeviceGetPCIBusId,
+                    invoke(CudaFunction.cuDeviceGetPCIBusId, pci.address(), PCI_BUS_ID_BYTES, device));
             MemorySegment total = arena.allocate(JAVA_LONG);
-            check(CudaFunction.cuDeviceTotalMem, (int) symbols.handle(CudaFunction.cuDeviceTotalMem)
-                    .invokeExact(total.address(), device));
+            check(CudaFunction.cuDeviceTotalMem, invoke(CudaFunction.cuDeviceTotalMem, total.address(), device));
             return new CudaDeviceInfo(
                     ordinal,
                     device,
@@ -267,19 +254,17 @@ public final class CudaDriver {
                     deviceAttribute(device, CudaConstants.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
                     deviceAttribute(device, CudaConstants.CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE),
                     deviceAttribute(device, CudaConstants.CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH));
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
     /** Windows only: D3D12 and DXCore name adapters by LUID; elsewhere the call is unsupported. */
-    private OptionalLong luid(Arena arena, int device) throws Throwable {
+    private OptionalLong luid(Arena arena, int device) {
         if (!Platform.WINDOWS || !symbols.has(CudaFunction.cuDeviceGetLuid)) {
             return OptionalLong.empty();
         }
         MemorySegment luid = arena.allocate(CudaStructs.LUID_BYTES, 8);
         MemorySegment nodeMask = arena.allocate(JAVA_INT);
-        int r = (int) symbols.handle(CudaFunction.cuDeviceGetLuid).invokeExact(luid.address(), nodeMask.address(), device);
+        int r = invoke(CudaFunction.cuDeviceGetLuid, luid.address(), nodeMask.address(), device);
         return r == CudaConstants.CUDA_SUCCESS ? OptionalLong.of(luid.get(JAVA_LONG, 0)) : OptionalLong.empty();
     }
 
@@ -288,13 +273,8 @@ public final class CudaDriver {
     /** {@code cuDevicePrimaryCtxRetain}: the device's primary context (shared with the CUDA runtime), retained. */
     public long primaryCtxRetain(int device) {
         MemorySegment s = scratch();
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuDevicePrimaryCtxRetain).invokeExact(s.address() + OUT0, device);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuDevicePrimaryCtxRetain, r);
+        check(CudaFunction.cuDevicePrimaryCtxRetain,
+                invoke(CudaFunction.cuDevicePrimaryCtxRetain, s.address() + OUT0, device));
         return s.get(JAVA_LONG, OUT0);
     }
 
@@ -349,13 +329,7 @@ public final class CudaDriver {
 
     /** {@code cuStreamWaitEvent(stream, event, 0)}: later work on the stream waits for the event's work. */
     public void streamWaitEvent(long stream, long event) {
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuStreamWaitEvent).invokeExact(stream, event, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuStreamWaitEvent, r);
+        check(CudaFunction.cuStreamWaitEvent, invoke(CudaFunction.cuStreamWaitEvent, stream, event, 0));
     }
 
     /** {@code cuEventCreate} with {@code CU_EVENT_*} flags ({@link #EVENT_DEFAULT}, {@link #EVENT_DISABLE_TIMING}). */
@@ -365,13 +339,7 @@ public final class CudaDriver {
 
     /** {@code cuEventRecord}: the event completes when the stream's work queued so far does. */
     public void eventRecord(long event, long stream) {
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuEventRecord).invokeExact(event, stream);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuEventRecord, r);
+        check(CudaFunction.cuEventRecord, invoke(CudaFunction.cuEventRecord, event, stream));
     }
 
     /** {@code cuEventSynchronize}. */
@@ -392,13 +360,7 @@ public final class CudaDriver {
     /** {@code cuEventElapsedTime_v2}: milliseconds between two completed timing events (about 0.5 µs resolution). */
     public float eventElapsedMillis(long start, long end) {
         MemorySegment s = scratch();
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuEventElapsedTime).invokeExact(s.address() + OUT0, start, end);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuEventElapsedTime, r);
+        check(CudaFunction.cuEventElapsedTime, invoke(CudaFunction.cuEventElapsedTime, s.address() + OUT0, start, end));
         return s.get(JAVA_FLOAT, OUT0);
     }
 
@@ -407,13 +369,7 @@ public final class CudaDriver {
     /** {@code cuMemAlloc_v2}: device memory in the current context. */
     public long memAlloc(long bytes) {
         MemorySegment s = scratch();
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuMemAlloc).invokeExact(s.address() + OUT0, bytes);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuMemAlloc, r);
+        check(CudaFunction.cuMemAlloc, invoke(CudaFunction.cuMemAlloc, s.address() + OUT0, bytes));
         return s.get(JAVA_LONG, OUT0);
     }
 
@@ -425,37 +381,19 @@ public final class CudaDriver {
     /** {@code cuMemAllocAsync}: stream-ordered allocation from the device's current pool (CUDA 11.2+). */
     public long memAllocAsync(long bytes, long stream) {
         MemorySegment s = scratch();
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuMemAllocAsync).invokeExact(s.address() + OUT0, bytes, stream);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuMemAllocAsync, r);
+        check(CudaFunction.cuMemAllocAsync, invoke(CudaFunction.cuMemAllocAsync, s.address() + OUT0, bytes, stream));
         return s.get(JAVA_LONG, OUT0);
     }
 
     /** {@code cuMemFreeAsync}: returns the memory to its pool once the stream reaches this point. */
     public void memFreeAsync(long devicePtr, long stream) {
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuMemFreeAsync).invokeExact(devicePtr, stream);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuMemFreeAsync, r);
+        check(CudaFunction.cuMemFreeAsync, invoke(CudaFunction.cuMemFreeAsync, devicePtr, stream));
     }
 
     /** {@code cuMemAllocHost_v2}: page-locked host memory (what makes async copies truly asynchronous). */
     public long memAllocHost(long bytes) {
         MemorySegment s = scratch();
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuMemAllocHost).invokeExact(s.address() + OUT0, bytes);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuMemAllocHost, r);
+        check(CudaFunction.cuMemAllocHost, invoke(CudaFunction.cuMemAllocHost, s.address() + OUT0, bytes));
         return s.get(JAVA_LONG, OUT0);
     }
 
@@ -467,26 +405,15 @@ public final class CudaDriver {
     /** {@code cuMemGetInfo_v2} for the current context's device. */
     public MemoryInfo memGetInfo() {
         MemorySegment s = scratch();
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuMemGetInfo).invokeExact(s.address() + OUT0, s.address() + OUT1);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuMemGetInfo, r);
+        check(CudaFunction.cuMemGetInfo, invoke(CudaFunction.cuMemGetInfo, s.address() + OUT0, s.address() + OUT1));
         return new MemoryInfo(s.get(JAVA_LONG, OUT0), s.get(JAVA_LONG, OUT1));
     }
 
     /** {@code cuDeviceGetDefaultMemPool}: the pool {@link #memAllocAsync} draws from unless changed. */
     public long deviceGetDefaultMemPool(int device) {
         MemorySegment s = scratch();
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuDeviceGetDefaultMemPool).invokeExact(s.address() + OUT0, device);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuDeviceGetDefaultMemPool, r);
+        check(CudaFunction.cuDeviceGetDefaultMemPool,
+                invoke(CudaFunction.cuDeviceGetDefaultMemPool, s.address() + OUT0, device));
         return s.get(JAVA_LONG, OUT0);
     }
 
@@ -509,13 +436,7 @@ public final class CudaDriver {
 
     /** {@code cuMemPoolTrimTo}: releases unused pool memory down to {@code minBytesToKeep}. */
     public void memPoolTrimTo(long pool, long minBytesToKeep) {
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuMemPoolTrimTo).invokeExact(pool, minBytesToKeep);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuMemPoolTrimTo, r);
+        check(CudaFunction.cuMemPoolTrimTo, invoke(CudaFunction.cuMemPoolTrimTo, pool, minBytesToKeep));
     }
 
     /** {@code cuMemcpyAsync}: any direction, the driver infers it from the addresses (unified addressing). */
@@ -539,13 +460,7 @@ public final class CudaDriver {
     }
 
     private void copyAsync(CudaFunction function, long dst, long src, long bytes, long stream) {
-        int r;
-        try {
-            r = (int) symbols.handle(function).invokeExact(dst, src, bytes, stream);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(function, r);
+        check(function, invoke(function, dst, src, bytes, stream));
     }
 
     /** {@code cuMemcpyHtoD_v2}: synchronous, from any native segment; for tests and tools. */
@@ -719,14 +634,8 @@ public final class CudaDriver {
         MemorySegment s = scratchStruct(EXTERNAL_MEMORY_BUFFER_DESC.byteSize());
         s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_MEMORY_BUFFER_DESC_OFFSET, offset);
         s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_MEMORY_BUFFER_DESC_SIZE, size);
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuExternalMemoryGetMappedBuffer)
-                    .invokeExact(s.address() + OUT0, extMem, s.address() + STRUCT);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuExternalMemoryGetMappedBuffer, r);
+        check(CudaFunction.cuExternalMemoryGetMappedBuffer,
+                invoke(CudaFunction.cuExternalMemoryGetMappedBuffer, s.address() + OUT0, extMem, s.address() + STRUCT));
         return s.get(JAVA_LONG, OUT0);
     }
 
@@ -787,13 +696,7 @@ public final class CudaDriver {
 
     /** {@code (handle *out, const desc *)}: the import functions. */
     private long importStruct(CudaFunction function, MemorySegment s) {
-        int r;
-        try {
-            r = (int) symbols.handle(function).invokeExact(s.address() + OUT0, s.address() + STRUCT);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(function, r);
+        check(function, invoke(function, s.address() + OUT0, s.address() + STRUCT));
         return s.get(JAVA_LONG, OUT0);
     }
 
@@ -811,22 +714,40 @@ public final class CudaDriver {
         return s;
     }
 
-    /** Functions of one {@code long} (handle or pointer) argument. */
-    private int invokeLong(CudaFunction function, long argument) {
-        try {
-            return (int) symbols.handle(function).invokeExact(argument);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+    // Calls by C shape (long: a pointer, handle or size; int: a CUdevice, flag or count), each one invokeExact that
+    // returns the CUresult; one line each, as they differ in nothing but the shape. A shape used once invokes its
+    // handle where it is used.
+
+    private int invokeLong(CudaFunction function, long a) {
+        try { return (int) symbols.handle(function).invokeExact(a); } catch (Throwable t) { throw rethrow(t); }
     }
 
-    /** Functions of one {@code int} argument ({@code CUdevice}, flags). */
-    private int invokeInt(CudaFunction function, int argument) {
-        try {
-            return (int) symbols.handle(function).invokeExact(argument);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+    private int invokeInt(CudaFunction function, int a) {
+        try { return (int) symbols.handle(function).invokeExact(a); } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    private int invoke(CudaFunction function, long a, int b) {
+        try { return (int) symbols.handle(function).invokeExact(a, b); } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    private int invoke(CudaFunction function, long a, int b, int c) {
+        try { return (int) symbols.handle(function).invokeExact(a, b, c); } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    private int invoke(CudaFunction function, long a, long b, int c) {
+        try { return (int) symbols.handle(function).invokeExact(a, b, c); } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    private int invoke(CudaFunction function, long a, long b) {
+        try { return (int) symbols.handle(function).invokeExact(a, b); } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    private int invoke(CudaFunction function, long a, long b, long c) {
+        try { return (int) symbols.handle(function).invokeExact(a, b, c); } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    private int invoke(CudaFunction function, long a, long b, long c, long d) {
+        try { return (int) symbols.handle(function).invokeExact(a, b, c, d); } catch (Throwable t) { throw rethrow(t); }
     }
 
     /** {@code (T *out)} functions returning a pointer-sized handle. */
@@ -840,13 +761,7 @@ public final class CudaDriver {
     /** {@code (T *out, unsigned flags)} functions returning a pointer-sized handle. */
     private long outLongWithFlags(CudaFunction function, int flags) {
         MemorySegment s = scratch();
-        int r;
-        try {
-            r = (int) symbols.handle(function).invokeExact(s.address() + OUT0, flags);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(function, r);
+        check(function, invoke(function, s.address() + OUT0, flags));
         return s.get(JAVA_LONG, OUT0);
     }
 

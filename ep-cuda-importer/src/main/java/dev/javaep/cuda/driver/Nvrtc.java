@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.javaep.ort.Platform;
+import dev.javaep.spi.EpLog;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -16,7 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.logging.Logger;
 
 /**
  * NVRTC, CUDA's run-time compiler, through FFM: compiles a kernel's CUDA C source to a CUBIN for the
@@ -30,7 +30,6 @@ import java.util.logging.Logger;
  * and the kernels that need it are declined with a message saying what to install.
  */
 public final class Nvrtc {
-    private static final Logger LOG = Logger.getLogger(Nvrtc.class.getName());
     private static final int NVRTC_SUCCESS = 0;
     private static final List<String> LINUX_NAMES = List.of("libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so");
     private static final List<String> WINDOWS_NAMES = List.of("nvrtc64_130_0.dll", "nvrtc64_120_0.dll");
@@ -124,7 +123,7 @@ public final class Nvrtc {
                 SymbolLookup lookup = candidate instanceof Path path ? SymbolLookup.libraryLookup(path, Arena.global())
                         : SymbolLookup.libraryLookup((String) candidate, Arena.global());
                 Nvrtc nvrtc = new Nvrtc(lookup, candidate.toString());
-                LOG.info(() -> "javaep: JavaCuda compiles its CUDA C kernels with NVRTC " + nvrtc.major + "." + nvrtc.minor
+                EpLog.info("javaep: JavaCuda compiles its CUDA C kernels with NVRTC " + nvrtc.major + "." + nvrtc.minor
                         + " (" + nvrtc.description + ")");
                 return Optional.of(nvrtc);
             } catch (Throwable e) {
@@ -134,7 +133,7 @@ public final class Nvrtc {
         absence = "NVRTC (CUDA's run-time compiler) was not found (tried " + tried + "); install the CUDA toolkit's"
                 + " libnvrtc (package cuda-nvrtc, or pip nvidia-cuda-nvrtc) or point -Djavaep.cuda.nvrtc / JAVAEP_NVRTC"
                 + " at libnvrtc.so";
-        LOG.info("javaep: " + absence);
+        EpLog.info("javaep: " + absence);
         return Optional.empty();
     }
 

@@ -40,10 +40,8 @@ public final class Allocator implements AutoCloseable {
     static MemorySegment defaultCpuHandle(OrtApi api) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.GetAllocatorWithDefaultOptions).invokeExact(out));
+            api.check(api.table().call(OrtApiSlot.GetAllocatorWithDefaultOptions, out));
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -72,20 +70,14 @@ public final class Allocator implements AutoCloseable {
     public MemoryInfo memoryInfo() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.AllocatorGetInfo).invokeExact(handle(), out));
+            api.check(api.table().call(OrtApiSlot.AllocatorGetInfo, handle(), out));
             return MemoryInfo.borrowed(api, out.get(ADDRESS, 0));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
     /** {@code AllocatorFree}: returns memory this allocator handed out (names, output arrays). */
     void free(MemorySegment pointer) {
-        try {
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.AllocatorFree).invokeExact(handle(), pointer));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        api.check(api.table().call(OrtApiSlot.AllocatorFree, handle(), pointer));
     }
 
     synchronized void tensorOpened() {
@@ -112,11 +104,7 @@ public final class Allocator implements AutoCloseable {
                     + " close them before the allocator (their memory is freed through it)");
         }
         if (owned) {
-            try {
-                api.table().handle(OrtApiSlot.ReleaseAllocator).invokeExact(allocator);
-            } catch (Throwable t) {
-                throw OrtApi.rethrow(t);
-            }
+            api.table().callVoid(OrtApiSlot.ReleaseAllocator, allocator);
         }
         allocator = null;
         onClose.accept(this);

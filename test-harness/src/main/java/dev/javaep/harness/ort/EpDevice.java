@@ -19,20 +19,17 @@ public record EpDevice(MemorySegment handle, String epName, String epVendor, Map
 
     /** Reads an {@code OrtEpDevice*} ORT handed out. */
     static EpDevice of(OrtApi api, MemorySegment device) {
-        try {
-            var table = api.table();
-            String name = OrtApi.cString((MemorySegment) table.handle(OrtApiSlot.EpDevice_EpName).invokeExact(device));
-            String vendor = OrtApi.cString((MemorySegment) table.handle(OrtApiSlot.EpDevice_EpVendor).invokeExact(device));
-            var metadata = api.keyValuePairs((MemorySegment) table.handle(OrtApiSlot.EpDevice_EpMetadata).invokeExact(device));
-            var options = api.keyValuePairs((MemorySegment) table.handle(OrtApiSlot.EpDevice_EpOptions).invokeExact(device));
-            MemorySegment hardware = (MemorySegment) table.handle(OrtApiSlot.EpDevice_Device).invokeExact(device);
-            int type = api.hardwareDeviceType(hardware);
-            return new EpDevice(device, name, vendor, metadata, options,
-                    type >= 0 && type < HARDWARE_TYPES.length ? HARDWARE_TYPES[type] : "UNKNOWN(" + type + ")",
-                    api.hardwareDeviceVendorId(hardware), api.hardwareDeviceVendor(hardware), api.hardwareDeviceMetadata(hardware));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        var table = api.table();
+        String name = OrtApi.cString(table.call(OrtApiSlot.EpDevice_EpName, device));
+        String vendor = OrtApi.cString(table.call(OrtApiSlot.EpDevice_EpVendor, device));
+        var metadata = api.keyValuePairs(table.call(OrtApiSlot.EpDevice_EpMetadata, device));
+        var options = api.keyValuePairs(table.call(OrtApiSlot.EpDevice_EpOptions, device));
+        MemorySegment hardware = table.call(OrtApiSlot.EpDevice_Device, device);
+        int type = api.hardwareDeviceType(hardware);
+        return new EpDevice(device, name, vendor, metadata, options,
+                type >= 0 && type < HARDWARE_TYPES.length ? HARDWARE_TYPES[type] : "UNKNOWN(" + type + ")",
+                api.hardwareDeviceVendorId(hardware), api.hardwareDeviceVendor(hardware),
+                api.hardwareDeviceMetadata(hardware));
     }
 
     /**

@@ -62,15 +62,11 @@ public final class ExternalResourceImporter implements AutoCloseable {
         FunctionTable interop = host.interop();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            // locals, not conditionals in the call: invokeExact would type a conditional argument as Object
             MemorySegment epDevice = device == null ? MemorySegment.NULL : device.handle();
-            host.api().check((MemorySegment) interop.handle(OrtInteropApiSlot.CreateExternalResourceImporterForDevice)
-                    .invokeExact(epDevice, out));
+            host.api().check(interop.call(OrtInteropApiSlot.CreateExternalResourceImporterForDevice, epDevice, out));
             MemorySegment importer = out.get(ADDRESS, 0);
             return importer.equals(MemorySegment.NULL) ? Optional.empty()
                     : Optional.of(new ExternalResourceImporter(host, device, importer));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -115,10 +111,8 @@ public final class ExternalResourceImporter implements AutoCloseable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
             MemorySegment desc = descriptor == null ? MemorySegment.NULL : descriptor.write(arena);
-            api.check((MemorySegment) interop.handle(OrtInteropApiSlot.ImportMemory).invokeExact(handle(), desc, out));
+            api.check(interop.call(OrtInteropApiSlot.ImportMemory, handle(), desc, out));
             return track(new ExternalMemory(interop, imported(out, OrtInteropApiSlot.ImportMemory), this::forget));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -134,11 +128,8 @@ public final class ExternalResourceImporter implements AutoCloseable {
             MemorySegment out = arena.allocate(ADDRESS);
             MemorySegment memoryHandle = memory == null ? MemorySegment.NULL : memory.handle();
             MemorySegment desc = descriptor == null ? MemorySegment.NULL : descriptor.write(arena);
-            api.check((MemorySegment) interop.handle(OrtInteropApiSlot.CreateTensorFromMemory)
-                    .invokeExact(handle(), memoryHandle, desc, out));
+            api.check(interop.call(OrtInteropApiSlot.CreateTensorFromMemory, handle(), memoryHandle, desc, out));
             return OrtTensor.adopt(api, out.get(ADDRESS, 0));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -164,10 +155,8 @@ public final class ExternalResourceImporter implements AutoCloseable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
             MemorySegment desc = descriptor == null ? MemorySegment.NULL : descriptor.write(arena);
-            api.check((MemorySegment) interop.handle(OrtInteropApiSlot.ImportSemaphore).invokeExact(handle(), desc, out));
+            api.check(interop.call(OrtInteropApiSlot.ImportSemaphore, handle(), desc, out));
             return track(new ExternalSemaphore(interop, imported(out, OrtInteropApiSlot.ImportSemaphore), this::forget));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -269,11 +258,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
         synchronized (this) {
             imported.clear();
         }
-        try {
-            interop.handle(OrtInteropApiSlot.ReleaseExternalResourceImporter).invokeExact(importer);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        interop.callVoid(OrtInteropApiSlot.ReleaseExternalResourceImporter, importer);
         importer = null;
     }
 

@@ -68,10 +68,8 @@ public final class IoBinding implements AutoCloseable {
 
     private IoBinding bind(OrtApiSlot slot, String name, MemorySegment object) {
         try (Arena arena = Arena.ofConfined()) {
-            api.check((MemorySegment) api.table().handle(slot).invokeExact(handle(), arena.allocateFrom(name), object));
+            api.check(api.table().call(slot, handle(), arena.allocateFrom(name), object));
             return this;
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -90,8 +88,7 @@ public final class IoBinding implements AutoCloseable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment arrayOut = arena.allocate(ADDRESS);
             MemorySegment countOut = arena.allocate(JAVA_LONG);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.GetBoundOutputValues)
-                    .invokeExact(handle(), allocator, arrayOut, countOut));
+            api.check(api.table().call(OrtApiSlot.GetBoundOutputValues, handle(), allocator, arrayOut, countOut));
             long count = countOut.get(JAVA_LONG, 0);
             MemorySegment array = arrayOut.get(ADDRESS, 0);
             if (array.equals(MemorySegment.NULL)) {
@@ -114,11 +111,9 @@ public final class IoBinding implements AutoCloseable {
                 }
             } finally {
                 // the array is the caller's to free, through the allocator it was allocated with
-                api.check((MemorySegment) api.table().handle(OrtApiSlot.AllocatorFree).invokeExact(allocator, array));
+                api.check(api.table().call(OrtApiSlot.AllocatorFree, allocator, array));
             }
             return tensors;
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -159,29 +154,17 @@ public final class IoBinding implements AutoCloseable {
     }
 
     private void voidCall(OrtApiSlot slot) {
-        try {
-            api.table().handle(slot).invokeExact(handle());
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        api.table().callVoid(slot, handle());
     }
 
     private void statusCall(OrtApiSlot slot) {
-        try {
-            api.check((MemorySegment) api.table().handle(slot).invokeExact(handle()));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        api.check(api.table().call(slot, handle()));
     }
 
     @Override
     public void close() {
         if (binding != null) {
-            try {
-                api.table().handle(OrtApiSlot.ReleaseIoBinding).invokeExact(binding);
-            } catch (Throwable t) {
-                throw OrtApi.rethrow(t);
-            }
+            api.table().callVoid(OrtApiSlot.ReleaseIoBinding, binding);
             binding = null;
             onClose.accept(this);
         }

@@ -91,10 +91,8 @@ public final class MemoryInfo implements AutoCloseable {
     public String name() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.MemoryInfoGetName).invokeExact(handle(), out));
+            api.check(api.table().call(OrtApiSlot.MemoryInfoGetName, handle(), out));
             return OrtApi.cString(out.get(ADDRESS, 0));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -109,20 +107,12 @@ public final class MemoryInfo implements AutoCloseable {
     }
 
     public DeviceMemoryType deviceMemoryType() {
-        try {
-            return DeviceMemoryType.of((int) api.table().handle(OrtApiSlot.MemoryInfoGetDeviceMemType).invokeExact(handle()));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        return DeviceMemoryType.of(api.table().callInt(OrtApiSlot.MemoryInfoGetDeviceMemType, handle()));
     }
 
     /** The PCI vendor id (0x10de NVIDIA, ...); 0 where ORT does not know one (plain CPU memory). */
     public int vendorId() {
-        try {
-            return (int) api.table().handle(OrtApiSlot.MemoryInfoGetVendorId).invokeExact(handle());
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        return api.table().callInt(OrtApiSlot.MemoryInfoGetVendorId, handle());
     }
 
     /** The device ordinal ({@code MemoryInfoGetId}). */
@@ -143,10 +133,8 @@ public final class MemoryInfo implements AutoCloseable {
     public boolean sameAs(MemoryInfo other) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_INT);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.CompareMemoryInfo).invokeExact(handle(), other.handle(), out));
+            api.check(api.table().call(OrtApiSlot.CompareMemoryInfo, handle(), other.handle(), out));
             return out.get(JAVA_INT, 0) == 0;
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -166,10 +154,8 @@ public final class MemoryInfo implements AutoCloseable {
     private int intOut(OrtApiSlot slot) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_INT);
-            api.check((MemorySegment) api.table().handle(slot).invokeExact(handle(), out));
+            api.check(api.table().call(slot, handle(), out));
             return out.get(JAVA_INT, 0);
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 

@@ -39,20 +39,16 @@ public final class OrtEnvironment implements AutoCloseable {
     /** {@code RegisterExecutionProviderLibrary}: ORT dlopens {@code library} and asks it for EP factories. */
     public void registerExecutionProviderLibrary(String registrationName, Path library) {
         try (Arena arena = Arena.ofConfined()) {
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.RegisterExecutionProviderLibrary).invokeExact(env,
-                    arena.allocateFrom(registrationName), Platform.ortCharString(arena, library.toAbsolutePath().toString())));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
+            api.check(api.table().call(OrtApiSlot.RegisterExecutionProviderLibrary, env, arena.allocateFrom(registrationName),
+                    Platform.ortCharString(arena, library.toAbsolutePath().toString())));
         }
     }
 
     /** Release every session and value that used the library's EPs first (ORT does not reference-count them). */
     public void unregisterExecutionProviderLibrary(String registrationName) {
         try (Arena arena = Arena.ofConfined()) {
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.UnregisterExecutionProviderLibrary)
-                    .invokeExact(env, arena.allocateFrom(registrationName)));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
+            api.check(api.table().call(OrtApiSlot.UnregisterExecutionProviderLibrary, env,
+                    arena.allocateFrom(registrationName)));
         }
     }
 
@@ -60,7 +56,7 @@ public final class OrtEnvironment implements AutoCloseable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment devicesOut = arena.allocate(ADDRESS);
             MemorySegment countOut = arena.allocate(JAVA_LONG);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.GetEpDevices).invokeExact(env, devicesOut, countOut));
+            api.check(api.table().call(OrtApiSlot.GetEpDevices, env, devicesOut, countOut));
             long count = countOut.get(JAVA_LONG, 0);
             MemorySegment array = devicesOut.get(ADDRESS, 0).reinterpret(count * ADDRESS.byteSize());
             List<EpDevice> result = new ArrayList<>();
@@ -68,8 +64,6 @@ public final class OrtEnvironment implements AutoCloseable {
                 result.add(EpDevice.of(api, array.getAtIndex(ADDRESS, i)));
             }
             return result;
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -82,11 +76,9 @@ public final class OrtEnvironment implements AutoCloseable {
     public Session createSession(Path model, SessionOptions options) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.CreateSession).invokeExact(env,
+            api.check(api.table().call(OrtApiSlot.CreateSession, env,
                     Platform.ortCharString(arena, model.toAbsolutePath().toString()), options.handle(), out));
             return new Session(api, out.get(ADDRESS, 0));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -181,11 +173,9 @@ public final class OrtEnvironment implements AutoCloseable {
     public Optional<Allocator> sharedAllocator(MemoryInfo memoryInfo) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.GetSharedAllocator).invokeExact(env, memoryInfo.handle(), out));
+            api.check(api.table().call(OrtApiSlot.GetSharedAllocator, env, memoryInfo.handle(), out));
             MemorySegment allocator = out.get(ADDRESS, 0);
             return allocator.equals(MemorySegment.NULL) ? Optional.empty() : Optional.of(Allocator.borrowed(api, allocator));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -196,11 +186,7 @@ public final class OrtEnvironment implements AutoCloseable {
     @Override
     public void close() {
         if (env != null) {
-            try {
-                api.table().handle(OrtApiSlot.ReleaseEnv).invokeExact(env);
-            } catch (Throwable t) {
-                throw OrtApi.rethrow(t);
-            }
+            api.table().callVoid(OrtApiSlot.ReleaseEnv, env);
             env = null;
         }
     }

@@ -95,7 +95,7 @@ public final class OrtHost {
         }
         MemorySegment table;
         try {
-            table = (MemorySegment) api.table().handle(OrtApiSlot.GetInteropApi).invokeExact();
+            table = api.table().call(OrtApiSlot.GetInteropApi);
         } catch (Throwable t) {
             throw OrtApi.rethrow(t);
         }

@@ -139,7 +139,7 @@ public final class OrtTensor implements AutoCloseable {
     public long byteSize() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_LONG);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.GetTensorSizeInBytes).invokeExact(handle(), out));
+            api.check(api.table().call(OrtApiSlot.GetTensorSizeInBytes, handle(), out));
             return out.get(JAVA_LONG, 0);
         } catch (Throwable t) {
             throw OrtApi.rethrow(t);

@@ -27,10 +27,8 @@ public final class RunOptions implements AutoCloseable {
         OrtApi api = OrtHost.shared().api();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.CreateRunOptions).invokeExact(out));
+            api.check(api.table().call(OrtApiSlot.CreateRunOptions, out));
             return new RunOptions(api, out.get(ADDRESS, 0));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -45,11 +43,9 @@ public final class RunOptions implements AutoCloseable {
     /** {@code RunOptionsSetRunTag}: names the run in ORT's logs and profiles. */
     public RunOptions runTag(String tag) {
         try (Arena arena = Arena.ofConfined()) {
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.RunOptionsSetRunTag).invokeExact(handle(), arena.allocateFrom(tag)));
+            api.check(api.table().call(OrtApiSlot.RunOptionsSetRunTag, handle(), arena.allocateFrom(tag)));
             this.runTag = tag;
             return this;
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -87,11 +83,7 @@ public final class RunOptions implements AutoCloseable {
     @Override
     public void close() {
         if (options != null) {
-            try {
-                api.table().handle(OrtApiSlot.ReleaseRunOptions).invokeExact(options);
-            } catch (Throwable t) {
-                throw OrtApi.rethrow(t);
-            }
+            api.table().callVoid(OrtApiSlot.ReleaseRunOptions, options);
             options = null;
         }
     }

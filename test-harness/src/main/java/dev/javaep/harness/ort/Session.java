@@ -57,7 +57,7 @@ public final class Session implements AutoCloseable {
     private List<String> names(OrtApiSlot countSlot, OrtApiSlot nameSlot) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment allocatorOut = arena.allocate(ADDRESS);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.GetAllocatorWithDefaultOptions).invokeExact(allocatorOut));
+            api.check(api.table().call(OrtApiSlot.GetAllocatorWithDefaultOptions, allocatorOut));
             MemorySegment allocator = allocatorOut.get(ADDRESS, 0);
             MemorySegment countOut = arena.allocate(JAVA_LONG);
             api.check((MemorySegment) api.table().handle(countSlot).invokeExact(session, countOut));
@@ -67,7 +67,7 @@ public final class Session implements AutoCloseable {
                 api.check((MemorySegment) api.table().handle(nameSlot).invokeExact(session, i, allocator, nameOut));
                 MemorySegment name = nameOut.get(ADDRESS, 0);
                 names.add(OrtApi.cString(name));
-                api.check((MemorySegment) api.table().handle(OrtApiSlot.AllocatorFree).invokeExact(allocator, name));
+                api.check(api.table().call(OrtApiSlot.AllocatorFree, allocator, name));
             }
             return List.copyOf(names);
         } catch (Throwable t) {
@@ -133,10 +133,10 @@ public final class Session implements AutoCloseable {
     public String endProfiling() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment allocatorOut = arena.allocate(ADDRESS);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.GetAllocatorWithDefaultOptions).invokeExact(allocatorOut));
+            api.check(api.table().call(OrtApiSlot.GetAllocatorWithDefaultOptions, allocatorOut));
             MemorySegment allocator = allocatorOut.get(ADDRESS, 0);
             MemorySegment pathOut = arena.allocate(ADDRESS);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.SessionEndProfiling).invokeExact(handle(), allocator, pathOut));
+            api.check(api.table().call(OrtApiSlot.SessionEndProfiling, handle(), allocator, pathOut));
             MemorySegment path = pathOut.get(ADDRESS, 0);
             if (path.equals(MemorySegment.NULL)) {
                 return "";
@@ -144,7 +144,7 @@ public final class Session implements AutoCloseable {
             try {
                 return OrtApi.cString(path);
             } finally {
-                api.check((MemorySegment) api.table().handle(OrtApiSlot.AllocatorFree).invokeExact(allocator, path));
+                api.check(api.table().call(OrtApiSlot.AllocatorFree, allocator, path));
             }
         } catch (Throwable t) {
             throw OrtApi.rethrow(t);
@@ -157,12 +157,10 @@ public final class Session implements AutoCloseable {
     public IoBinding createIoBinding() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.CreateIoBinding).invokeExact(handle(), out));
+            api.check(api.table().call(OrtApiSlot.CreateIoBinding, handle(), out));
             IoBinding binding = new IoBinding(api, out.get(ADDRESS, 0), this::forget);
             remember(binding);
             return binding;
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -173,13 +171,8 @@ public final class Session implements AutoCloseable {
      * @param options null for ORT's defaults
      */
     public void run(IoBinding binding, RunOptions options) {
-        try {
-            MemorySegment runOptions = options == null ? MemorySegment.NULL : options.handle();
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.RunWithBinding).invokeExact(handle(), runOptions,
-                    binding.handle()));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        MemorySegment runOptions = options == null ? MemorySegment.NULL : options.handle();
+        api.check(api.table().call(OrtApiSlot.RunWithBinding, handle(), runOptions, binding.handle()));
     }
 
     /**
@@ -216,12 +209,10 @@ public final class Session implements AutoCloseable {
     public Allocator allocator(MemoryInfo memoryInfo) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.CreateAllocator).invokeExact(handle(), memoryInfo.handle(), out));
+            api.check(api.table().call(OrtApiSlot.CreateAllocator, handle(), memoryInfo.handle(), out));
             Allocator allocator = Allocator.owned(api, out.get(ADDRESS, 0), this::forget);
             remember(allocator);
             return allocator;
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -306,11 +297,7 @@ public final class Session implements AutoCloseable {
                     throw new IllegalStateException("javaep: cannot close the session: " + e.getMessage(), e);
                 }
             }
-            try {
-                api.table().handle(OrtApiSlot.ReleaseSession).invokeExact(session);
-            } catch (Throwable t) {
-                throw OrtApi.rethrow(t);
-            }
+            api.table().callVoid(OrtApiSlot.ReleaseSession, session);
             session = null;
         }
     }

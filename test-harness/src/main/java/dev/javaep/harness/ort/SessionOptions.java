@@ -28,10 +28,8 @@ public final class SessionOptions implements AutoCloseable {
     static SessionOptions create(OrtApi api, MemorySegment env) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.CreateSessionOptions).invokeExact(out));
+            api.check(api.table().call(OrtApiSlot.CreateSessionOptions, out));
             return new SessionOptions(api, env, out.get(ADDRESS, 0));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -41,8 +39,8 @@ public final class SessionOptions implements AutoCloseable {
 
     public SessionOptions configEntry(String key, String value) {
         try (Arena arena = Arena.ofConfined()) {
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.AddSessionConfigEntry)
-                    .invokeExact(options, arena.allocateFrom(key), arena.allocateFrom(value)));
+            api.check(api.table().call(OrtApiSlot.AddSessionConfigEntry, options, arena.allocateFrom(key),
+                    arena.allocateFrom(value)));
             return this;
         } catch (Throwable t) {
             throw OrtApi.rethrow(t);
@@ -69,11 +67,8 @@ public final class SessionOptions implements AutoCloseable {
      */
     public SessionOptions enableProfiling(String filePrefix) {
         try (Arena arena = Arena.ofConfined()) {
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.EnableProfiling)
-                    .invokeExact(options, Platform.ortCharString(arena, filePrefix)));
+            api.check(api.table().call(OrtApiSlot.EnableProfiling, options, Platform.ortCharString(arena, filePrefix)));
             return this;
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
         }
     }
 
@@ -104,11 +99,7 @@ public final class SessionOptions implements AutoCloseable {
     @Override
     public void close() {
         if (options != null) {
-            try {
-                api.table().handle(OrtApiSlot.ReleaseSessionOptions).invokeExact(options);
-            } catch (Throwable t) {
-                throw OrtApi.rethrow(t);
-            }
+            api.table().callVoid(OrtApiSlot.ReleaseSessionOptions, options);
             options = null;
         }
     }

@@ -30,8 +30,7 @@ public final class SyncStream implements AutoCloseable {
         MemorySegment kvps = options.isEmpty() ? MemorySegment.NULL : api.createKeyValuePairs(options);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.CreateSyncStreamForEpDevice)
-                    .invokeExact(device.handle(), kvps, out));
+            api.check(api.table().call(OrtApiSlot.CreateSyncStreamForEpDevice, device.handle(), kvps, out));
             return new SyncStream(api, device, out.get(ADDRESS, 0));
         } catch (Throwable t) {
             throw OrtApi.rethrow(t);
@@ -57,21 +56,13 @@ public final class SyncStream implements AutoCloseable {
 
     /** The EP's native stream ({@code SyncStream_GetHandle}): a {@code CUstream} for a CUDA EP; 0 if it has none. */
     public long handle() {
-        try {
-            return ((MemorySegment) api.table().handle(OrtApiSlot.SyncStream_GetHandle).invokeExact(ortStream())).address();
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
-        }
+        return api.table().call(OrtApiSlot.SyncStream_GetHandle, ortStream()).address();
     }
 
     @Override
     public void close() {
         if (stream != null) {
-            try {
-                api.table().handle(OrtApiSlot.ReleaseSyncStream).invokeExact(stream);
-            } catch (Throwable t) {
-                throw OrtApi.rethrow(t);
-            }
+            api.table().callVoid(OrtApiSlot.ReleaseSyncStream, stream);
             stream = null;
         }
     }
