@@ -17,11 +17,11 @@ public final class ElementwiseKernels {
     private ElementwiseKernels() {}
 
     public static List<KernelTable.Row<CudaKernelFactory>> rows() {
-        return List.of(
-                binary(ElementwiseOps.ADD, BinaryOp.ADD), binary(ElementwiseOps.SUB, BinaryOp.SUB),
-                binary(ElementwiseOps.MUL, BinaryOp.MUL), binary(ElementwiseOps.DIV, BinaryOp.DIV),
-                unary(ElementwiseOps.RELU, UnaryOp.RELU), unary(ElementwiseOps.SIGMOID, UnaryOp.SIGMOID),
-                unary(ElementwiseOps.TANH, UnaryOp.TANH));
+        return java.util.stream.Stream.of(
+                ElementwiseOps.ADD.stream().map(s -> binary(s, BinaryOp.ADD)), ElementwiseOps.SUB.stream().map(s -> binary(s, BinaryOp.SUB)),
+                ElementwiseOps.MUL.stream().map(s -> binary(s, BinaryOp.MUL)), ElementwiseOps.DIV.stream().map(s -> binary(s, BinaryOp.DIV)),
+                ElementwiseOps.RELU.stream().map(s -> unary(s, UnaryOp.RELU)), ElementwiseOps.SIGMOID.stream().map(s -> unary(s, UnaryOp.SIGMOID)),
+                ElementwiseOps.TANH.stream().map(s -> unary(s, UnaryOp.TANH))).flatMap(x -> x).toList();
     }
 
     private static KernelTable.Row<CudaKernelFactory> binary(OpSchema schema, BinaryOp op) {
