@@ -63,7 +63,7 @@ class CudaOpsSupportTest {
         declined(DeclineCode.UNREADABLE, new Node(1, "n", "Relu", "", 13, null, List.of(Z), Map.of()));
         declined(DeclineCode.UNREADABLE, new Node(1, "n", "Relu", "", 13, List.of(X), null, Map.of()));
         declined(DeclineCode.DOMAIN, new Node(1, "n", "Relu", "com.microsoft", 1, List.of(X), List.of(Z), Map.of()));
-        declined(DeclineCode.OP_TYPE, node("Erf", List.of(X), List.of(Z), Map.of()));
+        declined(DeclineCode.OP_TYPE, node("Det", List.of(X), List.of(Z), Map.of()));
         declined(DeclineCode.ARITY, node("Relu", List.of(X), Arrays.asList((ValueInfo) null), Map.of()));
         declined(DeclineCode.ARITY, node("Relu", List.of(), List.of(Z), Map.of()));
         declined(DeclineCode.ARITY, node("Identity", Arrays.asList((ValueInfo) null), List.of(Z), Map.of()));

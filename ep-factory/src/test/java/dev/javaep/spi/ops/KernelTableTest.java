@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class KernelTableTest {
     private static final ElementType F = ElementType.FLOAT;
     private static final KernelTable<String> TABLE = new KernelTable<>("TestEP", List.of(
-            new KernelTable.Row<>(ElementwiseOps.ADD, "T", Set.of(F), node -> "add"),
+            new KernelTable.Row<>(ElementwiseOps.ADD.getLast(), "T", Set.of(F), node -> "add"),
             new KernelTable.Row<>(MatMulOps.GEMM_7, "T", Set.of(F), node -> "gemm7"),
             new KernelTable.Row<>(MatMulOps.GEMM_11, "T", Set.of(F), node -> "gemm11"),
             new KernelTable.Row<>(ReductionOps.SOFTMAX_13, "T", Set.of(F), node -> {
@@ -82,7 +82,7 @@ class KernelTableTest {
     @Test
     void aRowOutsideTheSchemasTypesIsABug() {
         assertThrows(IllegalArgumentException.class,
-                () -> new KernelTable.Row<>(ElementwiseOps.SIGMOID, "T", Set.of(ElementType.INT32), node -> "x"));
-        assertThrows(IllegalArgumentException.class, () -> new KernelTable.Row<>(ElementwiseOps.SIGMOID, "V", Set.of(F), node -> "x"));
+                () -> new KernelTable.Row<>(ElementwiseOps.SIGMOID.getLast(), "T", Set.of(ElementType.INT32), node -> "x"));
+        assertThrows(IllegalArgumentException.class, () -> new KernelTable.Row<>(ElementwiseOps.SIGMOID.getLast(), "V", Set.of(F), node -> "x"));
     }
 }

@@ -111,11 +111,11 @@ class GraphProbeIT {
                 .output("acc_out", ElementType.FLOAT, Dim.of(2))
                 .initializer("body_bias", new float[] {0.5f, 0.5f}, 2)
                 // ops JavaCpu has no kernel for, so the body reaches the probe EP unfused
-                .node(node("body_max", "Max", "", List.of("acc_in", "w"), List.of("s")))
-                .node(node("body_bias_max", "Max", "", List.of("s", "body_bias"), List.of("acc_out")))
-                .node(node("body_cond", "Or", "", List.of("cond_in", "cond_in"), List.of("cond_out")))
+                .node(node("body_max", "FastGelu", "com.microsoft", List.of("acc_in", "w"), List.of("s")))
+                .node(node("body_bias_max", "FastGelu", "com.microsoft", List.of("s", "body_bias"), List.of("acc_out")))
+                .node(node("body_cond", "IsNaN", "", List.of("acc_in"), List.of("cond_out")))
                 .graph();
-        return new OnnxModelWriter("probe_graph").opset(17).opset("ai.onnx.ml", 3)
+        return new OnnxModelWriter("probe_graph").opset(17).opset("ai.onnx.ml", 3).opset("com.microsoft", 1)
                 .input("x", ElementType.FLOAT, Dim.of(2), Dim.of(3))
                 .input("ids", ElementType.INT64, Dim.of(4))
                 .input("features", ElementType.FLOAT, Dim.param("N"), Dim.of(2))
@@ -130,7 +130,7 @@ class GraphProbeIT {
                 .initializer(int64s("trip", new long[0], 3))
                 .initializer("w", new float[] {1f, 1f}, 2)
                 .node(node("cpu_relu", "Relu", "", List.of("x"), List.of("r")))
-                .node(node("probe_leaky", "LeakyRelu", "", List.of("x"), List.of("a"), new Attribute.FloatValue("alpha", 0.25f)))
+                .node(node("probe_threshold", "ThresholdedRelu", "", List.of("x"), List.of("a"), new Attribute.FloatValue("alpha", 0.25f)))
                 .node(node("probe_transpose", "Transpose", "", List.of("a"), List.of("t"),
                         new Attribute.IntList("perm", List.of(1L, 0L))))
                 .node(node("probe_concat", "Concat", "", List.of("t", "t", "t"), List.of("c"), new Attribute.IntValue("axis", 1)))
@@ -427,7 +427,7 @@ class GraphProbeIT {
                     + " [0.5, 1.5]); Node_GetAttributeByName returns the same OrtOpAttr as the list")
     void attributesOfEveryKindReadBack() {
         createSession(model());
-        assertEquals(Map.of("alpha", List.of(FLOAT, 0.25f)), observed("probe_leaky").get("attributes"));
+        assertEquals(Map.of("alpha", List.of(FLOAT, 0.25f)), observed("probe_threshold").get("attributes"));
         assertEquals(Map.of("perm", List.of(INTS, List.of(1L, 0L))), observed("probe_transpose").get("attributes"));
         assertEquals(Map.of("axis", List.of(INT, 1L)), observed("probe_concat").get("attributes"));
         assertEquals(Map.of("mode", List.of(STRING, "reflect")), observed("probe_pad").get("attributes"));
@@ -509,7 +509,7 @@ class GraphProbeIT {
         createSession(model());
         Map<String, ProbeHostFactory.CreatedKernel> byNode = new LinkedHashMap<>();
         ProbeHostFactory.CREATED.forEach(k -> byNode.put(k.nodeName(), k));
-        assertEquals(java.util.Set.of("probe_leaky", "probe_transpose", "probe_concat", "probe_pad", "probe_scaler"),
+        assertEquals(java.util.Set.of("probe_threshold", "probe_transpose", "probe_concat", "probe_pad", "probe_scaler"),
                 byNode.keySet(), "one kernel per claimed node");
         var scaler = byNode.get("probe_scaler");
         assertEquals(List.of("Scaler", "ai.onnx.ml", 1), List.of(scaler.opType(), scaler.domain(), scaler.sinceVersion()));
@@ -521,8 +521,8 @@ class GraphProbeIT {
         assertEquals(List.of(ElementType.FLOAT, ElementType.INT64), pad.inputTypes());
         assertEquals(ElementType.FLOAT, pad.outputType());
         assertEquals("reflect", pad.mode());
-        assertEquals(0.25f, byNode.get("probe_leaky").alpha());
-        assertEquals(16, byNode.get("probe_leaky").sinceVersion());
+        assertEquals(0.25f, byNode.get("probe_threshold").alpha());
+        assertEquals(10, byNode.get("probe_threshold").sinceVersion());
         assertEquals(List.of(1L, 0L), byNode.get("probe_transpose").perm());
         assertEquals("absent", byNode.get("probe_transpose").mode(), "an attribute the node lacks reads as the default");
         var report = CapabilityReports.recent().stream().filter(r -> r.ep().equals(ProbeHostFactory.NAME)

@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 /**
  * A host EP for the graph and per-op kernel probes: {@link #onSupport} runs inside GetCapability for every node
  * it is shown (while ORT's {@code OrtNode} behind {@link Node#id()} is alive, so a probe can call graph slots on
- * it), and it claims Transpose, Pad, Concat, LeakyRelu and ai.onnx.ml Scaler through per-op kernels whose
+ * it), and it claims Transpose, Pad, Concat, ThresholdedRelu and ai.onnx.ml Scaler through per-op kernels whose
  * creation records what {@link KernelInfo} read. The kernels are created at session initialization and never run.
  * Listed in the test classes' {@code META-INF/services}.
  */
@@ -63,7 +63,7 @@ public final class ProbeHostFactory extends TestHostFactory {
                         new KernelDefinition("Transpose", "", 13, 13, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record),
                         new KernelDefinition("Pad", "", 13, 13, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record),
                         new KernelDefinition("Concat", "", 13, 13, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record),
-                        new KernelDefinition("LeakyRelu", "", 16, 16, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record),
+                        new KernelDefinition("ThresholdedRelu", "", 10, 10, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record),
                         new KernelDefinition("Scaler", "ai.onnx.ml", 1, 1, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record));
             }
         };

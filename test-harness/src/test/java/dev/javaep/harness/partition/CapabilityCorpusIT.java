@@ -94,7 +94,10 @@ class CapabilityCorpusIT {
                     + " models loaded; skipped: " + s.skipped);
             assertTrue(s.modelsWithClaims > 0 && s.compiledGroups > 0, s.ep + " claimed nothing in the whole corpus");
         }
-        assertEquals(cpu.skipped, cuda.skipped, "the same models are beyond ORT's CPU EP whichever EP is added");
+        // A model is skipped where neither ORT's CPU EP nor the added EP runs it. JavaCpu runs a few ORT's CPU EP cannot
+        // (Max on uint16, Where on int8); the planning JavaCuda, without NVRTC here, none that JavaCpu cannot.
+        assertTrue(cuda.skipped.containsAll(cpu.skipped), "models beyond ORT's CPU EP with JavaCpu but not with JavaCuda: "
+                + cpu.skipped.stream().filter(m -> !cuda.skipped.contains(m)).toList());
     }
 
     private static List<Path> models() throws IOException {

@@ -1,0 +1,63 @@
+package dev.javaep.cpu.kernel.elementwise;
+
+import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.Shapes;
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.Tensor;
+import dev.javaep.spi.ops.ElementwiseOps.Activation;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * A unary elementwise op (activations, math, Neg/Abs/Sign, Not) on any type its {@link UnaryMath} is defined
+ * for: float16, float32 and float64 compute on a double lane, integers and bool on a long lane, chunk by chunk.
+ * (Relu, Sigmoid and Tanh on float32/float64 have the lane-free {@link ElementwiseUnary}.)
+ */
+record UnaryKernel(String opType, UnaryMath function, Activation parameters, ElementType elementType) implements CpuKernel {
+
+    UnaryKernel {
+        boolean ok = Lanes.isFloat(elementType) ? function != UnaryMath.NOT
+                : Lanes.isInteger(elementType) && function.onIntegers() && (elementType == ElementType.BOOL) == (function == UnaryMath.NOT);
+        if (!ok) {
+            throw new IllegalArgumentException(opType + " is not implemented for " + elementType);
+        }
+    }
+
+    @Override
+    public long[][] outputShapes(long[][] inputShapes) {
+        if (inputShapes.length != 1) {
+            throw new IllegalArgumentException(opType + " takes 1 input, got " + inputShapes.length);
+        }
+        return new long[][] {Shapes.checked(inputShapes[0]).clone()};
+    }
+
+    @Override
+    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
+        Tensor x = inputs.get(0);
+        Tensor y = outputs.get(0);
+        Shapes.requireType(opType, "input X", x, elementType);
+        Shapes.requireType(opType, "output Y", y, elementType);
+        Shapes.requireOutputShapes(opType, outputs, new long[][] {x.shape()});
+        MemorySegment in = x.data();
+        MemorySegment out = y.data();
+        long count = x.elementCount();
+        if (Lanes.isFloat(elementType)) {
+            double[] lane = new double[(int) Math.min(Lanes.CHUNK, count)];
+            for (long c = 0; c < count; c += Lanes.CHUNK) {
+                int n = (int) Math.min(Lanes.CHUNK, count - c);
+                Lanes.load(in, elementType, c, 1, lane, n);
+                function.apply(lane, lane, n, parameters);
+                Lanes.store(out, elementType, c, lane, n);
+            }
+        } else {
+            boolean unsigned64 = elementType == ElementType.UINT64;
+            long[] lane = new long[(int) Math.min(Lanes.CHUNK, count)];
+            for (long c = 0; c < count; c += Lanes.CHUNK) {
+                int n = (int) Math.min(Lanes.CHUNK, count - c);
+                Lanes.load(in, elementType, c, 1, lane, n);
+                function.apply(lane, lane, n, unsigned64);
+                Lanes.store(out, elementType, c, lane, n);
+            }
+        }
+    }
+}
