@@ -74,7 +74,7 @@ class GeneratedDeclarationCrossCheckTest {
 
     private static List<TsvRow> transcribed(String file) throws IOException {
         List<TsvRow> rows = new ArrayList<>();
-        for (String line : Files.readAllLines(Path.of("..", "docs", "reference", file))) {
+        for (String line : Files.readAllLines(Path.of("..", "..", "docs", "reference", file))) {
             String[] columns = line.split("\t");
             String name = columns[1];
             Matcher signature = Pattern.compile("^(.*?)\\s*\\b" + Pattern.quote(name) + "\\((.*)\\)$").matcher(columns[2]);

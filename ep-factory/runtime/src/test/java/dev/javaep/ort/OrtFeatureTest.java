@@ -110,7 +110,7 @@ class OrtFeatureTest {
     /** docs/ort-versions.md states this table for users: one row per feature, its release, whether javaep implements it. */
     @Test
     void theUserDocsStateEachFeaturesVersionAndWhetherJavaepImplementsIt() throws IOException {
-        Map<String, String[]> rows = Files.readAllLines(Path.of("..", "docs", "ort-versions.md")).stream()
+        Map<String, String[]> rows = Files.readAllLines(Path.of("..", "..", "docs", "ort-versions.md")).stream()
                 .filter(line -> line.startsWith("| `"))
                 .map(line -> line.split("\\s*\\|\\s*"))
                 .collect(Collectors.toMap(cells -> cells[1].replace("`", ""), cells -> cells, (a, b) -> a));

@@ -21,7 +21,7 @@ class OrtSlotTablesTest {
 
     private static Map<String, Integer> tsv(String file) throws IOException {
         Map<String, Integer> byName = new HashMap<>();
-        for (String line : Files.readAllLines(Path.of("..", "docs", "reference", file))) {
+        for (String line : Files.readAllLines(Path.of("..", "..", "docs", "reference", file))) {
             String[] columns = line.split("\t");
             byName.put(columns[1], Integer.parseInt(columns[0]));
         }
