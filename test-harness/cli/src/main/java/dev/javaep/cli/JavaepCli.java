@@ -1,17 +1,17 @@
-package dev.javaep.harness.cli;
+package dev.javaep.cli;
 
-import dev.javaep.harness.bench.RunTimer;
-import dev.javaep.harness.conformance.ModelComparison;
-import dev.javaep.harness.conformance.NodeTestResult;
-import dev.javaep.harness.conformance.NodeTestRunner;
-import dev.javaep.harness.models.Models;
+import dev.javaep.cli.bench.RunTimer;
+import dev.javaep.conformance.ModelComparison;
+import dev.javaep.conformance.NodeTestResult;
+import dev.javaep.conformance.NodeTestRunner;
+import dev.javaep.conformance.models.Models;
 import dev.javaep.harness.onnx.OnnxModelReader;
-import dev.javaep.harness.ort.EpDevice;
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.OrtHost;
-import dev.javaep.harness.ort.Session;
-import dev.javaep.harness.ort.SessionOptions;
-import dev.javaep.harness.ort.TensorData;
+import dev.javaep.host.EpDevice;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.OrtHost;
+import dev.javaep.host.Session;
+import dev.javaep.host.SessionOptions;
+import dev.javaep.host.TensorData;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -73,7 +73,7 @@ public final class JavaepCli {
             case "demo" -> demo(defaultLibrary);
             case "bench" -> {
                 try {
-                    dev.javaep.harness.bench.BridgeBenchmark.run(defaultLibrary);
+                    dev.javaep.cli.bench.BridgeBenchmark.run(defaultLibrary);
                 } catch (Throwable t) {
                     throw new IllegalStateException(t);
                 }
@@ -81,7 +81,7 @@ public final class JavaepCli {
             }
             case "bench-cuda" -> {
                 try {
-                    dev.javaep.harness.bench.CudaBenchmark.run(defaultLibrary);
+                    dev.javaep.cli.bench.CudaBenchmark.run(defaultLibrary);
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -89,8 +89,8 @@ public final class JavaepCli {
             }
             case "bench-interop" -> {
                 try {
-                    yield dev.javaep.harness.bench.InteropBenchmark.run(defaultLibrary);
-                } catch (dev.javaep.harness.bench.InteropBenchmark.Unavailable e) {
+                    yield dev.javaep.examples.vulkan.InteropBenchmark.run(defaultLibrary);
+                } catch (dev.javaep.examples.vulkan.InteropBenchmark.Unavailable e) {
                     System.err.println("javaep bench-interop: cannot run here: " + e.getMessage());
                     yield 3;
                 }

@@ -1,15 +1,15 @@
-package dev.javaep.harness.conformance;
+package dev.javaep.conformance;
 
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModel;
 import dev.javaep.harness.onnx.OnnxModelReader;
 import dev.javaep.harness.onnx.OnnxTensorData;
 import dev.javaep.harness.onnx.OnnxValueInfo;
-import dev.javaep.harness.ort.EpDevice;
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.Session;
-import dev.javaep.harness.ort.SessionOptions;
-import dev.javaep.harness.ort.TensorData;
+import dev.javaep.host.EpDevice;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.Session;
+import dev.javaep.host.SessionOptions;
+import dev.javaep.host.TensorData;
 import dev.javaep.spi.ElementType;
 import java.io.IOException;
 import java.nio.ByteBuffer;

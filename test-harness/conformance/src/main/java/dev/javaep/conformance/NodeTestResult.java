@@ -1,4 +1,4 @@
-package dev.javaep.harness.conformance;
+package dev.javaep.conformance;
 
 /** The outcome of one ONNX node test on one EP. */
 public record NodeTestResult(String test, Outcome outcome, String detail) {

@@ -1,4 +1,4 @@
-package dev.javaep.harness.conformance;
+package dev.javaep.conformance;
 
 import java.io.IOException;
 import java.nio.file.Files;

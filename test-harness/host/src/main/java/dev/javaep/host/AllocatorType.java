@@ -1,4 +1,4 @@
-package dev.javaep.harness.ort;
+package dev.javaep.host;
 
 /** {@code OrtAllocatorType}: how an allocator hands out the memory a {@link MemoryInfo} describes. */
 public enum AllocatorType {

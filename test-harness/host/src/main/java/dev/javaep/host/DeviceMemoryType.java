@@ -1,4 +1,4 @@
-package dev.javaep.harness.ort;
+package dev.javaep.host;
 
 /**
  * {@code OrtDeviceMemoryType}: the device's own memory, or memory on (or mapped to) the host that the

@@ -1,4 +1,4 @@
-package dev.javaep.harness.ort;
+package dev.javaep.host;
 
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiSlot;

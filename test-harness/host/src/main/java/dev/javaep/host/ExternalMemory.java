@@ -1,6 +1,6 @@
-package dev.javaep.harness.ort;
+package dev.javaep.host;
 
-import dev.javaep.harness.ort.ExternalResourceImporter.MemoryDescriptor;
+import dev.javaep.host.ExternalResourceImporter.MemoryDescriptor;
 import dev.javaep.ort.FunctionTable;
 import dev.javaep.ort.OrtInteropApiSlot;
 import dev.javaep.ort.OrtInteropLayouts;

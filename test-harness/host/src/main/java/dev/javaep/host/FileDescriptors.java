@@ -1,4 +1,4 @@
-package dev.javaep.harness;
+package dev.javaep.host;
 
 import dev.javaep.os.Posix;
 import java.io.IOException;

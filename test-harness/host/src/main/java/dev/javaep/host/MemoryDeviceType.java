@@ -1,4 +1,4 @@
-package dev.javaep.harness.ort;
+package dev.javaep.host;
 
 /** {@code OrtMemoryInfoDeviceType}: which kind of device a piece of memory lives on. */
 public enum MemoryDeviceType {

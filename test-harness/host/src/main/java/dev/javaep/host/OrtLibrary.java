@@ -1,4 +1,4 @@
-package dev.javaep.harness.ort;
+package dev.javaep.host;
 
 import java.io.IOException;
 import java.io.InputStream;

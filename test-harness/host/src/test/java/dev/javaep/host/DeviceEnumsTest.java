@@ -1,11 +1,8 @@
-package dev.javaep.harness.host;
+package dev.javaep.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.javaep.harness.ort.AllocatorType;
-import dev.javaep.harness.ort.DeviceMemoryType;
-import dev.javaep.harness.ort.MemoryDeviceType;
 import org.junit.jupiter.api.Test;
 
 /** The C values of the memory enums (onnxruntime_c_api.h, unchanged since 1.23): ORT reads them as ints. */

@@ -1,8 +1,8 @@
 package dev.javaep.harness;
 
-import dev.javaep.harness.ort.EpDevice;
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.OrtHost;
+import dev.javaep.host.EpDevice;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.OrtHost;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

@@ -1,6 +1,6 @@
 package dev.javaep.harness;
 
-import dev.javaep.harness.ort.OrtEnvironment;
+import dev.javaep.host.OrtEnvironment;
 
 /**
  * Registers javaep in an in-JVM test with the factories that test needs. The test classes list test

@@ -1,4 +1,4 @@
-package dev.javaep.harness.jcuda;
+package dev.javaep.examples.jcuda;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.javaep.harness.jcuda;
+package dev.javaep.examples.jcuda;
 
 /** A CUDA driver call made through JCuda returned an error: the call, its {@code CUresult} and that result's name. */
 public final class JCudaException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.javaep.harness.jcuda;
+package dev.javaep.examples.jcuda;
 
 /**
  * JCuda cannot be used in this process: its native library did not load (no NVIDIA driver, so no

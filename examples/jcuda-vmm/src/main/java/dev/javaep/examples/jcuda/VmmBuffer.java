@@ -1,6 +1,6 @@
-package dev.javaep.harness.jcuda;
+package dev.javaep.examples.jcuda;
 
-import static dev.javaep.harness.jcuda.JCudaApp.check;
+import static dev.javaep.examples.jcuda.JCudaApp.check;
 
 import jcuda.Pointer;
 import jcuda.driver.CUdeviceptr;

@@ -1,6 +1,6 @@
-package dev.javaep.harness.jcuda;
+package dev.javaep.examples.jcuda;
 
-import static dev.javaep.harness.jcuda.JCudaApp.check;
+import static dev.javaep.examples.jcuda.JCudaApp.check;
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;

@@ -1,4 +1,4 @@
-package dev.javaep.harness.vulkan;
+package dev.javaep.examples.vulkan;
 
 import static org.lwjgl.vulkan.KHRExternalMemoryFd.VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME;
 import static org.lwjgl.vulkan.KHRExternalSemaphoreFd.VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME;

@@ -1,4 +1,4 @@
-package dev.javaep.harness.vulkan;
+package dev.javaep.examples.vulkan;
 
 import static org.lwjgl.vulkan.KHRExternalSemaphoreFd.vkGetSemaphoreFdKHR;
 import static org.lwjgl.vulkan.VK10.VK_SUCCESS;

@@ -1,4 +1,4 @@
-package dev.javaep.harness.vulkan;
+package dev.javaep.examples.vulkan;
 
 import static org.lwjgl.vulkan.VK10.VK_ACCESS_HOST_READ_BIT;
 import static org.lwjgl.vulkan.VK10.VK_ACCESS_HOST_WRITE_BIT;

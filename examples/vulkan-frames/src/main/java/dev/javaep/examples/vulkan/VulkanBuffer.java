@@ -1,4 +1,4 @@
-package dev.javaep.harness.vulkan;
+package dev.javaep.examples.vulkan;
 
 import static org.lwjgl.vulkan.KHRExternalMemoryFd.vkGetMemoryFdKHR;
 import static org.lwjgl.vulkan.VK10.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;

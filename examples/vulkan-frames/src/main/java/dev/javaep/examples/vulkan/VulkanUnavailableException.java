@@ -1,4 +1,4 @@
-package dev.javaep.harness.vulkan;
+package dev.javaep.examples.vulkan;
 
 /**
  * There is no usable Vulkan here: no loader, no driver, or no device that can do what a

@@ -1,4 +1,4 @@
-package dev.javaep.harness.bench;
+package dev.javaep.cli.bench;
 
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;

@@ -1,13 +1,13 @@
-package dev.javaep.harness.bench;
+package dev.javaep.cli.bench;
 
 import dev.javaep.bridge.UpcallGuard;
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.OrtHost;
-import dev.javaep.harness.ort.Session;
-import dev.javaep.harness.ort.SessionOptions;
-import dev.javaep.harness.ort.TensorData;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.OrtHost;
+import dev.javaep.host.Session;
+import dev.javaep.host.SessionOptions;
+import dev.javaep.host.TensorData;
 import dev.javaep.ort.OrtApiSlot;
 import dev.javaep.ort.OrtEpFactoryStruct;
 import dev.javaep.spi.ElementType;

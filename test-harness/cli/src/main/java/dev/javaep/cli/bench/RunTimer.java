@@ -1,7 +1,7 @@
-package dev.javaep.harness.bench;
+package dev.javaep.cli.bench;
 
-import dev.javaep.harness.ort.Session;
-import dev.javaep.harness.ort.TensorData;
+import dev.javaep.host.Session;
+import dev.javaep.host.TensorData;
 import java.util.Arrays;
 import java.util.Map;
 

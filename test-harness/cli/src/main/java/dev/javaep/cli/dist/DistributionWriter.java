@@ -1,4 +1,4 @@
-package dev.javaep.harness.dist;
+package dev.javaep.cli.dist;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -53,7 +53,7 @@ public final class DistributionWriter {
                 esac
                 exec "$java_home/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m \\
                   -cp "$here/lib/*${JAVAEP_CLASSPATH:+:$JAVAEP_CLASSPATH}" \\
-                  dev.javaep.harness.cli.JavaepCli --dist "$here" "$@"
+                  dev.javaep.cli.JavaepCli --dist "$here" "$@"
                 """);
         try {
             Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));

@@ -1,4 +1,4 @@
-package dev.javaep.harness.dist;
+package dev.javaep.cli.dist;
 
 import java.io.IOException;
 import java.io.PrintWriter;

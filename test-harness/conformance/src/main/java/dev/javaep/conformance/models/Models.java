@@ -1,4 +1,4 @@
-package dev.javaep.harness.models;
+package dev.javaep.conformance.models;
 
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;

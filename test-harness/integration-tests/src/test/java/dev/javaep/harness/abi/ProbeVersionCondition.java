@@ -1,6 +1,6 @@
 package dev.javaep.harness.abi;
 
-import dev.javaep.harness.ort.OrtHost;
+import dev.javaep.host.OrtHost;
 import dev.javaep.ort.FunctionSlot;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;

@@ -3,7 +3,7 @@ package dev.javaep.harness.abi;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import dev.javaep.harness.ProcessMemory;
-import dev.javaep.harness.ort.OrtHost;
+import dev.javaep.host.OrtHost;
 import dev.javaep.ort.FunctionSlot;
 import dev.javaep.ort.FunctionTable;
 import dev.javaep.ort.OrtApi;

@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.bridge.OrtRuntime;
 import dev.javaep.harness.TestRegistrations;
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.OrtHost;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.OrtHost;
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiBase;
+import dev.javaep.ort.OrtApiSlot;
 import dev.javaep.ort.OrtEpApi;
 import dev.javaep.ort.OrtEpApiSlot;
-import dev.javaep.ort.OrtApiSlot;
 import dev.javaep.ort.OrtFeature;
 import org.junit.jupiter.api.Test;
 

@@ -14,8 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.OrtHost;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.OrtHost;
 import dev.javaep.ort.OrtApiSlot;
 import dev.javaep.ort.OrtException;
 import dev.javaep.ort.Platform;

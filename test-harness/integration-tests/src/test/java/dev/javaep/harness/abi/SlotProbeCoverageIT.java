@@ -3,7 +3,7 @@ package dev.javaep.harness.abi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.harness.ort.OrtHost;
+import dev.javaep.host.OrtHost;
 import dev.javaep.ort.FunctionSlot;
 import java.lang.reflect.Method;
 import java.util.ArrayList;

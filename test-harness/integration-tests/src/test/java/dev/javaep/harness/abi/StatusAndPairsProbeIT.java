@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.OrtHost;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.OrtHost;
 import dev.javaep.ort.OrtApiSlot;
 import dev.javaep.ort.OrtErrorCode;
 import java.lang.foreign.Arena;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.javaep.harness.TestPaths;
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.OrtHost;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.OrtHost;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

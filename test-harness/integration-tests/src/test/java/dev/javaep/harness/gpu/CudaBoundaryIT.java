@@ -4,13 +4,13 @@ import dev.javaep.harness.JavaepRegistration;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.harness.ort.EpDevice;
-import dev.javaep.harness.ort.Session;
-import dev.javaep.harness.ort.SessionOptions;
-import dev.javaep.harness.ort.TensorData;
 import dev.javaep.harness.partition.PartitionCases;
 import dev.javaep.harness.partition.PartitionCases.Case;
 import dev.javaep.harness.partition.PartitionMatrix;
+import dev.javaep.host.EpDevice;
+import dev.javaep.host.Session;
+import dev.javaep.host.SessionOptions;
+import dev.javaep.host.TensorData;
 import dev.javaep.ort.OrtException;
 import java.util.List;
 import java.util.Map;

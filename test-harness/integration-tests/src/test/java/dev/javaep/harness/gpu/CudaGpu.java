@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.CudaUnavailableException;
-import dev.javaep.harness.ort.EpDevice;
-import dev.javaep.harness.ort.OrtEnvironment;
+import dev.javaep.host.EpDevice;
+import dev.javaep.host.OrtEnvironment;
 import java.util.Optional;
 
 /** What GPU tests (tag {@code gpu}) share: the CUDA EP device, or a skip that says why there is none. */

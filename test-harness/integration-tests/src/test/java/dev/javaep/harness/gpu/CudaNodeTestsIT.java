@@ -3,12 +3,12 @@ package dev.javaep.harness.gpu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javaep.conformance.NodeTestResult;
+import dev.javaep.conformance.NodeTestRunner;
+import dev.javaep.conformance.OpSetNodeTests;
 import dev.javaep.harness.TestPaths;
-import dev.javaep.harness.conformance.NodeTestResult;
-import dev.javaep.harness.conformance.NodeTestRunner;
-import dev.javaep.harness.conformance.OpSetNodeTests;
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.OrtHost;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.OrtHost;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

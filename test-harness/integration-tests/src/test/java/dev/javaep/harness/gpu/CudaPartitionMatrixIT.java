@@ -1,13 +1,13 @@
 package dev.javaep.harness.gpu;
 
 import dev.javaep.harness.JavaepRegistration;
-import dev.javaep.harness.ort.EpDevice;
 import dev.javaep.harness.partition.PartitionCases;
 import dev.javaep.harness.partition.PartitionCases.Case;
 import dev.javaep.harness.partition.PartitionMatrix;
-import java.util.List;
+import dev.javaep.host.EpDevice;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

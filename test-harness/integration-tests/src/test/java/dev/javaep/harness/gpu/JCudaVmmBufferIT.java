@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.javaep.harness.FileDescriptors;
-import dev.javaep.harness.jcuda.JCudaApp;
-import dev.javaep.harness.jcuda.JCudaUnavailableException;
-import dev.javaep.harness.jcuda.VmmBuffer;
+import dev.javaep.examples.jcuda.JCudaApp;
+import dev.javaep.examples.jcuda.JCudaUnavailableException;
+import dev.javaep.examples.jcuda.VmmBuffer;
+import dev.javaep.host.FileDescriptors;
 import java.util.Arrays;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.javaep.harness.host;
 
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
-import dev.javaep.harness.ort.TensorData;
+import dev.javaep.host.TensorData;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import java.util.List;

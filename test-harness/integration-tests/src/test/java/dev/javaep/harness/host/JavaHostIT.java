@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.harness.TestPaths;
-import dev.javaep.harness.ort.EpDevice;
-import dev.javaep.harness.ort.OrtEnvironment;
-import dev.javaep.harness.ort.OrtHost;
-import dev.javaep.harness.ort.Session;
-import dev.javaep.harness.ort.SessionOptions;
-import dev.javaep.harness.ort.TensorData;
+import dev.javaep.host.EpDevice;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.OrtHost;
+import dev.javaep.host.Session;
+import dev.javaep.host.SessionOptions;
+import dev.javaep.host.TensorData;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

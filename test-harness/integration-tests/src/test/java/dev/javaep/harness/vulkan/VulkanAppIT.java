@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.javaep.harness.FileDescriptors;
-import dev.javaep.harness.vulkan.VulkanBuffer.Placement;
+import dev.javaep.examples.vulkan.VulkanBuffer.Placement;
+import dev.javaep.host.FileDescriptors;
 import dev.javaep.os.Posix;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
