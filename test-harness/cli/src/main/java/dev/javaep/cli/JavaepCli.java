@@ -31,7 +31,6 @@ import java.util.stream.Stream;
  *   javaep bench                         print the Java bridge's costs (upcall, downcall, per compiled node)
  *   javaep devices [LIBRARY]             list the EP devices a plugin EP library offers
  *   javaep bench-cuda                   JavaCudaExecutionProvider benchmark tables (needs an NVIDIA GPU)
- *   javaep bench-interop                Vulkan app → JavaCuda: copy path vs zero-copy interop (needs an NVIDIA GPU and Vulkan)
  *   javaep node-tests DIR [EP] [LIBRARY] [--ops A,B]
  *                                        run ONNX node tests (folders under DIR) on one EP, fallback disabled;
  *                                        --ops keeps the tests whose nodes are all of these op types
@@ -40,7 +39,9 @@ import java.util.stream.Stream;
  * </pre>
  * LIBRARY defaults to the distribution's own libjavaep; any plugin EP library works. EP defaults to
  * JavaCpuExecutionProvider. {@code bin/javaep} puts {@code JAVAEP_CLASSPATH}'s jars on this JVM's class path,
- * so a libjavaep registered here (which joins this JVM) finds the EPs in them.
+ * so a libjavaep registered here (which joins this JVM) finds the EPs in them. The benchmark of a Vulkan app's frames
+ * through JavaCuda (bench-interop) needs LWJGL, which the distribution does not carry: it is examples/vulkan-frames'
+ * {@code InteropBenchmark}.
  */
 public final class JavaepCli {
     private static final PrintStream OUT = System.out;
@@ -87,14 +88,6 @@ public final class JavaepCli {
                 }
                 yield 0;
             }
-            case "bench-interop" -> {
-                try {
-                    yield dev.javaep.examples.vulkan.InteropBenchmark.run(defaultLibrary);
-                } catch (dev.javaep.examples.vulkan.InteropBenchmark.Unavailable e) {
-                    System.err.println("javaep bench-interop: cannot run here: " + e.getMessage());
-                    yield 3;
-                }
-            }
             case "devices" -> devices(params.isEmpty() ? defaultLibrary : Path.of(params.getFirst()));
             case "node-tests" -> {
                 List<String> positional = new ArrayList<>(params);
@@ -131,7 +124,7 @@ public final class JavaepCli {
     }
 
     private static int usage() {
-        System.err.println("usage: javaep [demo | bench | bench-cuda | bench-interop | devices [LIBRARY]"
+        System.err.println("usage: javaep [demo | bench | bench-cuda | devices [LIBRARY]"
                 + " | node-tests DIR [EP] [LIBRARY] [--ops A,B] | compare MODEL [EP] [LIBRARY]]");
         return 2;
     }

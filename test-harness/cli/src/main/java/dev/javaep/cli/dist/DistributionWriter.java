@@ -12,8 +12,12 @@ import java.util.List;
  * the class path are relative to the folder, so the folder can be moved anywhere.
  */
 public final class DistributionWriter {
-    /** The jars the EP's JVM needs (the loader's class path); the CLI uses all of lib/. */
-    static final List<String> EP_CLASS_PATH = List.of("lib/ep-factory.jar", "lib/ep-cuda-importer.jar");
+    /**
+     * The jars the EP's JVM needs (the loader's class path): the SPI, the runtime the loader enters, and the EPs. The
+     * CLI uses all of lib/ (these, the host binding, the conformance kit, the ONNX codec, ORT's jar for its library).
+     */
+    static final List<String> EP_CLASS_PATH = List.of("lib/javaep-spi.jar", "lib/javaep-runtime.jar", "lib/javaep-cpu.jar",
+            "lib/javaep-cuda.jar");
 
     private DistributionWriter() {}
 

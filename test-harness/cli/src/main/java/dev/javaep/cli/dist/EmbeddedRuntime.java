@@ -3,7 +3,6 @@ package dev.javaep.cli.dist;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +19,7 @@ import java.util.stream.Stream;
  * installed and the folder still works wherever it is copied. The modules are what {@code jdeps} finds in
  * the distribution's jars (the EP's and the CLI's), plus {@code extraModules} (JFR and the debugger agent by
  * default, for profiling and debugging EPs in a host). Runs on the JDK 25 toolchain at package time (the
- * {@code embedded-runtime} profile of test-harness), whose {@code jdeps} and {@code jlink} it uses.
+ * {@code embedded-runtime} profile of test-harness/cli), whose {@code jdeps} and {@code jlink} it uses.
  *
  * <p>Usage: {@code EmbeddedRuntime DIST_DIR [EXTRA_MODULES]} (comma separated).
  */
@@ -54,7 +53,7 @@ public final class EmbeddedRuntime {
                 "# (" + FOLDER + "/ is the Java runtime jlink'ed into this folder; a JDK 25 path works as well)\n" + line));
 
         System.out.printf(Locale.ROOT, "javaep embedded runtime: %s, Java %s, modules %s: %.1f MiB (jlink %.1f s)%n",
-                runtime, Runtime.version(), String.join(",", modules), size(runtime) / (1024.0 * 1024.0), seconds);
+                runtime, Runtime.version(), String.join(",", modules), DistributionSize.size(runtime) / (1024.0 * 1024.0), seconds);
     }
 
     /** The JDK modules the jars in {@code lib} need, by jdeps. */
@@ -83,17 +82,5 @@ public final class EmbeddedRuntime {
             throw new IllegalStateException(tool + " " + String.join(" ", args) + " failed (" + rc + "):\n" + out + err);
         }
         return out.toString();
-    }
-
-    private static long size(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(f -> {
-                try {
-                    return Files.size(f);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }).sum();
-        }
     }
 }
