@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The zero-copy claim, measured on the GPU machine ({@code javaep bench-interop}): a Vulkan app's
+ * The zero-copy claim, measured on the GPU machine ({@code bench-interop}: {@code java -cp ...
+ * dev.javaep.examples.vulkan.InteropBenchmark DIST_DIR}, tools/gpu/run-suite.sh's step of that name): a Vulkan app's
  * 1920×1080 RGBA float32 frames (33 MB) through the normalize model on JavaCudaExecutionProvider, once
  * the way an app without interop must (through host memory) and once through ORT's interop API (imported
  * buffers, a timeline semaphore waited and signalled on the run's stream), on the same GPU in one run;
@@ -71,6 +72,24 @@ public final class InteropBenchmark {
     private static final int SEMAPHORE_PAIRS = Integer.getInteger("javaep.bench.interop.semaphoreCalls", 2000);
 
     private InteropBenchmark() {}
+
+    /**
+     * {@code InteropBenchmark [DIST_DIR]}: registers DIST_DIR's libjavaep (default: the folder {@code -Djavaep.dist}
+     * names, else the working directory). Exits 0, 1 when the zero-copy path's output is wrong, 3 when it cannot run
+     * here (the reason on stderr).
+     */
+    public static void main(String[] args) {
+        Path dist = Path.of(args.length > 0 ? args[0] : System.getProperty("javaep.dist", "."));
+        Path loader = dist.resolve(System.getProperty("os.name").startsWith("Windows") ? "javaep.dll" : "libjavaep.so");
+        int status;
+        try {
+            status = run(loader);
+        } catch (Unavailable e) {
+            System.err.println("bench-interop: cannot run here: " + e.getMessage());
+            status = 3;
+        }
+        System.exit(status);
+    }
 
     /** Why the benchmark cannot run in this process (no CUDA, no Vulkan, no matching GPU); the message is one line. */
     public static final class Unavailable extends Exception {
