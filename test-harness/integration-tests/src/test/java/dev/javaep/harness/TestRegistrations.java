@@ -6,7 +6,7 @@ import dev.javaep.host.OrtEnvironment;
  * Registers javaep in an in-JVM test with the factories that test needs. The test classes list test
  * EPs in {@code META-INF/services} beside javaep's own, more than the 4 factories ORT takes from one
  * library, so each registration names its factories through {@code javaep.factories} (the failsafe
- * default is JavaCpu and JavaCuda; see test-harness/pom.xml).
+ * default is JavaCpu and JavaCuda; see test-harness/integration-tests/pom.xml).
  */
 public final class TestRegistrations {
     private static final String FACTORIES = "javaep.factories";

@@ -53,7 +53,7 @@ final class ProbedSlots {
     record Observer(String name, int index, int since, FunctionDescriptor descriptor) implements FunctionSlot {
         static Observer of(String tsv, String name, int since, FunctionDescriptor descriptor) {
             try {
-                for (String line : Files.readAllLines(Path.of("..", "docs", "reference", tsv))) {
+                for (String line : Files.readAllLines(Path.of("..", "..", "docs", "reference", tsv))) {
                     String[] columns = line.split("\t");
                     if (columns[1].equals(name)) {
                         return new Observer(name, Integer.parseInt(columns[0]), since, descriptor);

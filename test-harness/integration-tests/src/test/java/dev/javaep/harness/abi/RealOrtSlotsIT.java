@@ -32,7 +32,7 @@ class RealOrtSlotsIT {
     @Test
     void runsTheOrtReleaseTheBuildNames() {
         String named = System.getProperty("onnxruntime.version");
-        assertNotNull(named, "failsafe passes -Donnxruntime.version to the tests (test-harness/pom.xml)");
+        assertNotNull(named, "failsafe passes -Donnxruntime.version to the tests (test-harness/integration-tests/pom.xml)");
         // A stale unpack of another release in ort.native.dir would show here.
         assertEquals(named, OrtHost.shared().version(), "the ORT the tests loaded from " + System.getProperty("ort.native.dir"));
     }

@@ -96,7 +96,7 @@ class CHostIT {
         @DisplayName("a JVM without jdk.jfr (a jlinked runtime may leave it out) runs the compiled node: no event class loads")
         void runtimeWithoutFlightRecorder() throws Exception {
             NativeHosts.Result r = host(CPU_EP, "run", 1,
-                    Map.of("JAVAEP_JVM_OPTIONS", "--limit-modules=java.base,java.logging,jdk.unsupported"), ONE_RUN);
+                    Map.of("JAVAEP_JVM_OPTIONS", "--limit-modules=java.base,java.logging"), ONE_RUN);
             assertEquals(0, r.exitCode(), r::describe);
             assertTrue(r.line("RUN ok").isPresent(), r::describe);
             assertTrue(!r.stdout().contains("jdk/jfr") && !r.stderr().contains("jdk/jfr"), r::describe);
@@ -169,7 +169,8 @@ class CHostIT {
             // A library folder whose javaep.properties has no java.home (the class path stays valid).
             Path alone = Files.createDirectories(NativeHosts.targetDir().resolve("no-java-home"));
             Files.copy(loader, alone.resolve("libjavaep.so"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            Files.writeString(alone.resolve("javaep.properties"), "class.path=" + dist.resolve("lib/ep-factory.jar") + "\n");
+            Files.writeString(alone.resolve("javaep.properties"), "class.path=" + dist.resolve("lib/javaep-spi.jar") + ":" + dist.resolve("lib/javaep-runtime.jar")
+                    + ":" + dist.resolve("lib/javaep-cpu.jar") + "\n");
             List<String> unset = new ArrayList<>(LOADER_ENV);
             unset.add("JAVA_HOME");
             NativeHosts.Result r = host(alone.resolve("libjavaep.so"), CPU_EP, "expect-register-failure", 1, Map.of(),
@@ -196,7 +197,7 @@ class CHostIT {
         @Test
         @DisplayName("JAVAEP_CLASSPATH naming jars without javaep's (it replaces class.path)")
         void classPathWithoutJavaep() throws Exception {
-            Path otherJar = NativeHosts.requiredFile(dist.resolve("lib/jcuda.jar"), "the package phase copies it");
+            Path otherJar = NativeHosts.requiredFile(dist.resolve("lib/onnxruntime.jar"), "the package phase copies it");
             NativeHosts.Result r = host(CPU_EP, "expect-register-failure", 1, Map.of("JAVAEP_CLASSPATH", otherJar.toString()),
                     ONE_RUN);
             String status = expectRegisterFailure(r, true);
@@ -273,7 +274,7 @@ class CHostIT {
     }
 
     /**
-     * The distribution with its embedded runtime ({@code runtime/}, built by test-harness's embedded-runtime
+     * The distribution with its embedded runtime ({@code runtime/}, built by test-harness/cli's embedded-runtime
      * profile, on by default), copied elsewhere and run with no JDK anywhere the process could find one:
      * JAVA_HOME and JAVAEP_JAVA_HOME unset, no folder with a {@code java} on PATH. {@code java.home=runtime}
      * resolves against the copy's javaep.properties.
@@ -416,7 +417,7 @@ class CHostIT {
             Path faults = classes.resolve("dev/javaep/harness/faults");
             String className = "dev.javaep.harness.faults." + simpleName;
             NativeHosts.requiredFile(faults.resolve(simpleName + ".class"),
-                    "test class " + className + " is expected in test-harness/src/test/java");
+                    "test class " + className + " is expected in test-harness/integration-tests/src/test/java");
             Path jar = Files.createDirectories(NativeHosts.targetDir().resolve("fault-jars")).resolve(simpleName + ".jar");
             try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
                  Stream<Path> files = Files.walk(faults)) {

@@ -72,7 +72,7 @@ class NativeAccessIT {
     void warnsWithoutTheFlag() throws Exception {
         NativeHosts.Result r = host("--enable-native-access=com.microsoft.onnxruntime");
         assertTrue(r.line("REGISTERED ").orElseThrow().contains(CPU_EP), r::describe);
-        assertTrue(r.stderr().contains("ep-factory.jar") && r.stderr().contains("Use " + FLAG),
+        assertTrue(r.stderr().contains("javaep-runtime.jar") && r.stderr().contains("Use " + FLAG),
                 () -> "the JDK should warn about javaep's jar and name the flag\n" + r.describe());
     }
 

@@ -90,7 +90,7 @@ final class NativeHosts {
         return file;
     }
 
-    /** test-harness/target, next to the test classes. */
+    /** test-harness/integration-tests/target, next to the test classes. */
     static Path targetDir() {
         return requiredDir("javaep.test.classes.dir").getParent();
     }
@@ -99,7 +99,7 @@ final class NativeHosts {
     static Path cSource(String name) {
         String basedir = System.getProperty("basedir");
         Path root = basedir != null ? Path.of(basedir) : targetDir().getParent();
-        return requiredFile(root.resolve("src/test/c").resolve(name), "the C hosts live in test-harness/src/test/c");
+        return requiredFile(root.resolve("src/test/c").resolve(name), "the C hosts live in test-harness/integration-tests/src/test/c");
     }
 
     /** The program {@code name} on PATH, or in one of {@code extraDirs}. */

@@ -9,8 +9,11 @@ import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
 import dev.javaep.spi.ElementType;
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,7 +31,7 @@ import org.junit.jupiter.api.Test;
 /**
  * docs/writing-an-ep.md's "Start from the example", executed: the {@code sh} blocks of that section run, in
  * order, in one bash script on a fresh copy of what they need (the root pom, the Maven wrapper, every
- * module's pom, ep-factory's and examples/minimal-ep's sources; the distribution this build made is linked
+ * module's pom, javaep-spi's and examples/minimal-ep's sources; the distribution this build made is linked
  * in). So the example EP is built from source by the doc's own Maven command, registered through libjavaep,
  * compared with ORT's CPU EP and put through the conformance kit, as a new user would. Then the jar it built
  * runs in the C host, whose JVM libjavaep boots with {@code JAVAEP_CLASSPATH} naming the jar.
@@ -38,6 +41,8 @@ class WritingAnEpIT {
     static final String EP = "MinimalExecutionProvider";
     static final String SECTION = "## Start from the example";
     static final Duration WALKTHROUGH_TIME = Duration.ofMinutes(10);
+    /** Where the doc's commands find the distribution: the CLI module's, in a checkout. */
+    static final String DIST_IN_CHECKOUT = "test-harness/cli/target/javaep-dist";
 
     /** Variables that would change what the commands do; the walkthrough sets its own. */
     static final List<String> UNSET = List.of("JAVAEP_JAVA_HOME", "JAVAEP_CLASSPATH", "JAVAEP_JVM_OPTIONS",
@@ -52,7 +57,7 @@ class WritingAnEpIT {
     @BeforeAll
     static void runTheWalkthrough() throws Exception {
         repo = Path.of(System.getProperty("basedir", NativeHosts.targetDir().getParent().toString()))
-                .toAbsolutePath().getParent();
+                .toAbsolutePath().getParent().getParent();
         dist = NativeHosts.requiredDir("javaep.dist.dir");
         Path nodeTests = NativeHosts.requiredDir("onnx.node.tests.dir");
         String script = "set -eu\n" + String.join("\n", shellBlocks(Files.readString(repo.resolve("docs/writing-an-ep.md"))));
@@ -60,7 +65,7 @@ class WritingAnEpIT {
         checkout = NativeHosts.targetDir().resolve("writing-an-ep/checkout");
         deleteTree(checkout);
         copyCheckout(repo, checkout);
-        Path linkedDist = checkout.resolve("test-harness/target/javaep-dist");
+        Path linkedDist = checkout.resolve(DIST_IN_CHECKOUT);
         Files.createDirectories(linkedDist.getParent());
         Files.createSymbolicLink(linkedDist, dist);
 
@@ -90,7 +95,7 @@ class WritingAnEpIT {
             String listed = new String(file.getInputStream(services).readAllBytes()).strip();
             assertEquals("com.example.minimalep.MinimalExecutionProviderFactory", listed);
             assertTrue(file.getEntry("dev/javaep/spi/ExecutionProvider.class") == null,
-                    "ep-factory is provided by javaep's class path and must not be packed into the EP's jar");
+                    "javaep-spi is provided by javaep's class path and must not be packed into the EP's jar");
         }
     }
 
@@ -135,7 +140,8 @@ class WritingAnEpIT {
         Path model = NativeHosts.requiredDir("onnx.node.tests.dir").resolve("test_add/model.onnx");
         NativeHosts.Result r = NativeHosts.run(List.of(host.toString(), ort.toString(), dist.resolve("libjavaep.so").toString(),
                         EP, model.toString(), "run", "1"),
-                Map.of("JAVAEP_CLASSPATH", dist.resolve("lib/ep-factory.jar") + ":" + jar, "JAVAEP_FACTORIES", EP),
+                Map.of("JAVAEP_CLASSPATH", dist.resolve("lib/javaep-spi.jar") + ":" + dist.resolve("lib/javaep-runtime.jar")
+                        + ":" + jar, "JAVAEP_FACTORIES", EP),
                 UNSET, Duration.ofMinutes(2));
         assertEquals(0, r.exitCode(), r::describe);
         assertTrue(r.stdout().contains("DEVICE " + EP + " Example "), r::describe);
@@ -189,18 +195,42 @@ class WritingAnEpIT {
         return blocks;
     }
 
-    /** What the walkthrough's commands read from a checkout; build outputs and tests are left behind. */
+    /**
+     * What the walkthrough's commands read from a checkout: every pom of the build (Maven reads them all, whatever
+     * {@code -pl} selects), the wrapper, and the sources of what {@code -pl examples/minimal-ep -am} builds; build
+     * outputs and tests are left behind.
+     */
     private static void copyCheckout(Path from, Path to) throws IOException {
-        copy(from, to, "pom.xml");
         copy(from, to, "mvnw");
         copyTree(from.resolve(".mvn"), to.resolve(".mvn"));
-        for (String module : List.of("ep-loader-native", "ep-factory", "ep-cuda-importer", "examples/minimal-ep",
-                "test-harness")) {
-            copy(from, to, module + "/pom.xml");
+        for (Path pom : poms(from)) {
+            copy(from, to, from.relativize(pom).toString());
         }
-        copyTree(from.resolve("ep-factory/src/main"), to.resolve("ep-factory/src/main"));
+        copyTree(from.resolve("ep-factory/spi/src/main"), to.resolve("ep-factory/spi/src/main"));
         copyTree(from.resolve("examples/minimal-ep/src"), to.resolve("examples/minimal-ep/src"));
         copyTree(from.resolve("examples/minimal-ep/models"), to.resolve("examples/minimal-ep/models"));
+    }
+
+    /** The pom.xml files of the checkout, outside build outputs and hidden folders. */
+    private static List<Path> poms(Path root) throws IOException {
+        List<Path> poms = new ArrayList<>();
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                String name = dir.getFileName().toString();
+                boolean skip = !dir.equals(root) && (name.equals("target") || name.startsWith(".") || name.equals("node_modules"));
+                return skip ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                if (file.getFileName().toString().equals("pom.xml")) {
+                    poms.add(file);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return poms;
     }
 
     private static void copy(Path from, Path to, String file) throws IOException {

@@ -8,7 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.javaep.examples.vulkan.TimelineSemaphore;
+import dev.javaep.examples.vulkan.VulkanBuffer;
 import dev.javaep.examples.vulkan.VulkanBuffer.Placement;
+import dev.javaep.examples.vulkan.VulkanContext;
+import dev.javaep.examples.vulkan.VulkanUnavailableException;
 import dev.javaep.host.FileDescriptors;
 import dev.javaep.os.Posix;
 import java.lang.foreign.MemorySegment;
