@@ -7,6 +7,9 @@
  * signals timeline values without the CPU waiting.
  *
  * <p>It runs on Mesa lavapipe (software Vulkan, CI) and on the NVIDIA driver (GPU machine). LWJGL finds
- * the system loader {@code libvulkan.so.1}; {@code VK_DRIVER_FILES} chooses the ICD.
+ * the system loader {@code libvulkan.so.1}; {@code VK_DRIVER_FILES} chooses the ICD. It lives in
+ * examples/vulkan-frames, outside javaep's distribution (LWJGL stays out of it), with
+ * {@link dev.javaep.examples.vulkan.InteropBenchmark} ({@code bench-interop}): its frames through JavaCuda by copy and
+ * by zero-copy import.
  */
 package dev.javaep.examples.vulkan;
