@@ -15,7 +15,7 @@ OrtSlotTablesTest fails when a generated file is out of date with its table."""
 import re, sys, pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-OUT = ROOT / "ep-factory/src/main/java/dev/javaep/ort"
+OUT = ROOT / "ep-factory/runtime/src/main/java/dev/javaep/ort"
 
 # The API version that added each OrtApi slot range (ORT's "End of Version N" static_asserts).
 ORTAPI_VERSIONS = [(101, 1), (118, 2), (124, 3), (126, 4), (149, 5), (157, 6), (161, 7), (169, 8), (191, 9),

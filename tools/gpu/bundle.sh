@@ -34,7 +34,8 @@ fetch_vulkan_debs() {
 }
 
 cd "$ROOT"
-# One reactor build that packages the modules and then copies the harness's test dependencies: run
+# One reactor build that packages the modules and then copies the modules' test dependencies (the integration
+# tests' bring the example apps, LWJGL and JCuda, which the distribution does not carry): run
 # apart, copy-dependencies would look for the sibling modules in ~/.m2, where a fresh clone has none.
 # Version-less names, as in the distribution's lib/, so a jar both have is carried once (LWJGL and JCuda
 # natives are 17 MB, twice that when versioned copies sat next to the dist's).
@@ -53,7 +54,7 @@ rm -rf "$STAGE" && mkdir -p "$STAGE"/{lib,test-classes,node-tests,debs}
 "$JDK/bin/jlink" --add-modules java.base,java.logging,java.management,java.xml,jdk.unsupported \
   --strip-debug --no-man-pages --no-header-files --compress=zip-9 --output "$STAGE/jdk"
 
-DIST="$ROOT/test-harness/target/javaep-dist"
+DIST="$ROOT/test-harness/cli/target/javaep-dist"
 cp "$DIST/libjavaep.so" "$DIST/javaep.properties" "$STAGE/"
 cp -r "$DIST/bin" "$STAGE/"
 for jar in "$DIST"/lib/*.jar; do
@@ -66,11 +67,11 @@ echo "java.home=@BUNDLE@/jdk" >> "$STAGE/javaep.properties"
 # ORT 1.29 too: its device discovery has no PCI fallback, so on a VM without DRM nodes the EP must
 # create the GPU's OrtHardwareDevice itself (1.30, the GPU machine's own, finds the GPU through PCI).
 mkdir -p "$STAGE/ort-1.29"
-cp "$ROOT/test-harness/target/ort-native/linux-x64/libonnxruntime.so" "$STAGE/ort-1.29/"
+cp "$ROOT/test-harness/integration-tests/target/ort-native/linux-x64/libonnxruntime.so" "$STAGE/ort-1.29/"
 
-cp -r "$ROOT/test-harness/target/test-classes/." "$STAGE/test-classes/"
+cp -r "$ROOT/test-harness/integration-tests/target/test-classes/." "$STAGE/test-classes/"
 cp -r "$ROOT/ep-cuda-importer/target/test-classes/." "$STAGE/test-classes/" 2>/dev/null || true
-for jar in "$OUT_DIR"/deps/*.jar; do   # the dist's own copies (ep-factory, ep-cuda-importer...) are used
+for jar in "$OUT_DIR"/deps/*.jar; do   # the dist's own copies (javaep-spi, javaep-cuda...) are used
   [ -e "$STAGE/lib/$(basename "$jar")" ] || cp "$jar" "$STAGE/lib/"
 done
 cp "$OUT_DIR"/deps-console/junit-platform-console-standalone-*.jar "$STAGE/junit-console.jar"

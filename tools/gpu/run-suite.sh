@@ -150,9 +150,9 @@ for s in "${STEPS[@]}"; do
                --include-tag gpu --details=tree --disable-ansi-colors ;;
     python)  step python 180 "$PYTHON" "$ROOT/tools/gpu/python_host.py" "$B/libjavaep.so" ;;
     bench)   step bench 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
-               -Djavaep.bridge.statistics=true dev.javaep.harness.cli.JavaepCli --dist "$B" bench-cuda ;;
+               -Djavaep.bridge.statistics=true dev.javaep.cli.JavaepCli --dist "$B" bench-cuda ;;
     bench-interop) step bench-interop 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
-               dev.javaep.harness.cli.JavaepCli --dist "$B" bench-interop ;;
+               dev.javaep.examples.vulkan.InteropBenchmark "$B" ;;   # examples/vulkan-frames (LWJGL): not a CLI command
     *) echo "unknown step $s"; failed=$((failed + 1)) ;;
   esac
 done

@@ -1,0 +1,328 @@
+package dev.javaep.cli;
+
+import dev.javaep.cli.bench.RunTimer;
+import dev.javaep.conformance.ModelComparison;
+import dev.javaep.conformance.NodeTestResult;
+import dev.javaep.conformance.NodeTestRunner;
+import dev.javaep.conformance.OpNodeTests;
+import dev.javaep.conformance.models.FramePipeline;
+import dev.javaep.conformance.models.Png;
+import dev.javaep.harness.onnx.OnnxModelReader;
+import dev.javaep.host.EpDevice;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.OrtHost;
+import dev.javaep.host.Session;
+import dev.javaep.host.SessionOptions;
+import dev.javaep.host.TensorData;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * javaep's command line ({@code bin/javaep} in the distribution folder).
+ * <pre>
+ *   javaep demo                          register libjavaep in a real ORT, list devices, run the built-in model
+ *   javaep bench                         print the Java bridge's costs (upcall, downcall, per compiled node)
+ *   javaep devices [LIBRARY]             list the EP devices a plugin EP library offers
+ *   javaep bench-cuda                   JavaCudaExecutionProvider benchmark tables (needs an NVIDIA GPU)
+ *   javaep node-tests DIR [EP] [LIBRARY] [--ops A,B]
+ *                                        run ONNX node tests (folders under DIR) on one EP, fallback disabled;
+ *                                        --ops keeps the tests whose nodes are all of these op types
+ *   javaep op-table DIR [EP] [LIBRARY] [--ops A,B]
+ *                                        per op: its single-node node tests on the EP (fallback disabled) and on
+ *                                        ORT's CPU EP, as a Markdown table (docs/ops.md); every op found without --ops
+ *   javaep compare MODEL [EP] [LIBRARY]  run MODEL on one EP (fallback disabled) and on ORT's CPU EP with the
+ *                                        same random inputs, and compare the outputs
+ * </pre>
+ * LIBRARY defaults to the distribution's own libjavaep; any plugin EP library works. EP defaults to
+ * JavaCpuExecutionProvider. {@code bin/javaep} puts {@code JAVAEP_CLASSPATH}'s jars on this JVM's class path,
+ * so a libjavaep registered here (which joins this JVM) finds the EPs in them. The benchmark of a Vulkan app's frames
+ * through JavaCuda (bench-interop) needs LWJGL, which the distribution does not carry: it is examples/vulkan-frames'
+ * {@code InteropBenchmark}.
+ */
+public final class JavaepCli {
+    private static final PrintStream OUT = System.out;
+    private static final String DEFAULT_EP = "JavaCpuExecutionProvider";
+
+    private JavaepCli() {}
+
+    public static void main(String[] args) throws IOException {
+        List<String> rest = new ArrayList<>(Arrays.asList(args));
+        Path dist = Path.of(System.getProperty("javaep.dist", "."));
+        if (rest.size() >= 2 && rest.getFirst().equals("--dist")) {
+            dist = Path.of(rest.get(1));
+            rest = rest.subList(2, rest.size());
+        }
+        String command = rest.isEmpty() ? "demo" : rest.getFirst();
+        List<String> params = rest.isEmpty() ? List.of() : rest.subList(1, rest.size());
+        Path defaultLibrary = dist.resolve(System.getProperty("os.name").startsWith("Windows") ? "javaep.dll" : "libjavaep.so");
+        int status;
+        try {
+            status = run(command, params, defaultLibrary);
+        } catch (UserError e) {
+            System.err.println(e.getMessage());
+            status = 2;
+        }
+        System.exit(status);
+    }
+
+    private static int run(String command, List<String> params, Path defaultLibrary) throws IOException {
+        return switch (command) {
+            case "demo" -> demo(defaultLibrary, params.size() >= 2 && params.getFirst().equals("--out")
+                    ? Path.of(params.get(1)) : Path.of("javaep-demo"));
+            case "bench" -> {
+                try {
+                    dev.javaep.cli.bench.BridgeBenchmark.run(defaultLibrary);
+                } catch (Throwable t) {
+                    throw new IllegalStateException(t);
+                }
+                yield 0;
+            }
+            case "bench-cuda" -> {
+                try {
+                    dev.javaep.cli.bench.CudaBenchmark.run(defaultLibrary);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                yield 0;
+            }
+            case "devices" -> devices(params.isEmpty() ? defaultLibrary : Path.of(params.getFirst()));
+            case "node-tests" -> {
+                List<String> positional = new ArrayList<>(params);
+                Set<String> ops = takeOps(positional);
+                if (positional.isEmpty()) {
+                    yield usage();
+                }
+                yield nodeTests(Path.of(positional.getFirst()), positional.size() > 1 ? positional.get(1) : DEFAULT_EP,
+                        positional.size() > 2 ? Path.of(positional.get(2)) : defaultLibrary, ops);
+            }
+            case "op-table" -> {
+                List<String> positional = new ArrayList<>(params);
+                Set<String> ops = takeOps(positional);
+                if (positional.isEmpty()) {
+                    yield usage();
+                }
+                yield opTable(Path.of(positional.getFirst()), positional.size() > 1 ? positional.get(1) : DEFAULT_EP,
+                        positional.size() > 2 ? Path.of(positional.get(2)) : defaultLibrary, ops);
+            }
+            case "compare" -> params.isEmpty() ? usage() : compare(Path.of(params.getFirst()),
+                    params.size() > 1 ? params.get(1) : DEFAULT_EP,
+                    params.size() > 2 ? Path.of(params.get(2)) : defaultLibrary);
+            default -> usage();
+        };
+    }
+
+    /** What the user must change, said on stderr with exit code 2 instead of a stack trace. */
+    private static final class UserError extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UserError(String message) {
+            super(message);
+        }
+    }
+
+    /** The EP's device, or a {@link UserError} that says how to make the EP appear. */
+    private static EpDevice epDevice(OrtEnvironment env, String epName) {
+        List<EpDevice> devices = env.epDevices();
+        return devices.stream().filter(d -> d.epName().equals(epName)).findFirst().orElseThrow(() -> new UserError(
+                "javaep: no EP device of " + epName + " (devices: " + devices.stream().map(EpDevice::epName).toList()
+                        + "): put the EP's jar on JAVAEP_CLASSPATH (bin/javaep adds it to its class path), check the "
+                        + "EP's name, and if JAVAEP_FACTORIES is set, name the EP there"));
+    }
+
+    private static int usage() {
+        System.err.println("usage: javaep [demo [--out DIR] | bench | bench-cuda | devices [LIBRARY]"
+                + " | node-tests DIR [EP] [LIBRARY] [--ops A,B] | op-table DIR [EP] [LIBRARY] [--ops A,B]"
+                + " | compare MODEL [EP] [LIBRARY]]");
+        return 2;
+    }
+
+    /** Removes "--ops A,B" from {@code params}; the op types named, or an empty set for every test. */
+    private static Set<String> takeOps(List<String> params) {
+        int at = params.indexOf("--ops");
+        if (at < 0) {
+            return Set.of();
+        }
+        if (at + 1 >= params.size()) {
+            throw new UserError("javaep: --ops needs a comma-separated list of op types, e.g. --ops Add,Relu");
+        }
+        Set<String> ops = Arrays.stream(params.get(at + 1).split(",")).map(String::strip).filter(o -> !o.isEmpty())
+                .collect(Collectors.toUnmodifiableSet());
+        params.subList(at, at + 2).clear();
+        return ops;
+    }
+
+    /** Whether every node of the test's model is an ONNX-domain op in {@code ops}. */
+    private static boolean onlyOps(Path test, Set<String> ops) {
+        try {
+            var nodes = OnnxModelReader.read(test.resolve("model.onnx")).graph().nodes();
+            return !nodes.isEmpty() && nodes.stream()
+                    .allMatch(n -> (n.domain().isEmpty() || n.domain().equals("ai.onnx")) && ops.contains(n.opType()));
+        } catch (IOException | RuntimeException e) {
+            return false; // a model the reader cannot parse is not one of these ops' tests
+        }
+    }
+
+    private static int compare(Path model, String epName, Path library) throws IOException {
+        try (OrtEnvironment env = OrtHost.shared().createEnvironment("javaep-compare", OrtHost.LogLevel.WARNING)) {
+            env.registerExecutionProviderLibrary("javaep-compare", library);
+            try {
+                ModelComparison.Result result = ModelComparison.run(env, epDevice(env, epName), model);
+                OUT.printf("%s on %s (CPU fallback disabled) vs ORT's CPUExecutionProvider, random inputs %s%n", model,
+                        epName, result.inputs());
+                result.mismatches().forEach(m -> OUT.println("MISMATCH " + m));
+                OUT.printf("%s: %s, max |difference| %.2e%n", epName, result.matches() ? "outputs match" : "outputs differ",
+                        result.maxAbsDifference());
+                return result.matches() ? 0 : 1;
+            } finally {
+                env.unregisterExecutionProviderLibrary("javaep-compare");
+            }
+        }
+    }
+
+    private static int demo(Path library, Path outDir) throws IOException {
+        OrtHost host = OrtHost.shared();
+        OUT.printf("ONNX Runtime %s (C API %d) from %s%n", host.version(), host.api().version(), host.library());
+        try (OrtEnvironment env = host.createEnvironment("javaep-demo", OrtHost.LogLevel.WARNING)) {
+            long start = System.nanoTime();
+            env.registerExecutionProviderLibrary("javaep", library);
+            OUT.printf("RegisterExecutionProviderLibrary(%s): %.1f ms (this JVM joined, none booted)%n%n", library,
+                    (System.nanoTime() - start) / 1e6);
+            try {
+                printDevices(env.epDevices());
+                return runFramePipeline(env, env.epDevice("JavaCpuExecutionProvider"), outDir);
+            } finally {
+                env.unregisterExecutionProviderLibrary("javaep");
+            }
+        }
+    }
+
+    /**
+     * The demo's default: what a video app does with javaep. A generated RGBA frame goes through the frame-pipeline
+     * network ({@link FramePipeline}: slice alpha, NCHW, normalise, a 2x sub-pixel convolution upscaler, quantise,
+     * alpha re-attached) with every node on JavaCpu, is checked against ORT's CPU EP, and both frames are written as
+     * PNG files.
+     */
+    private static int runFramePipeline(OrtEnvironment env, EpDevice javaCpu, Path outDir) throws IOException {
+        int height = 180;
+        int width = 320;
+        byte[] frame = FramePipeline.testFrame(height, width);
+        Map<String, TensorData> input = Map.of("frame", new TensorData(dev.javaep.spi.ElementType.UINT8,
+                new long[] {1, height, width, 4}, frame));
+        OUT.printf("%nBuilt-in network: the frame pipeline (RGBA uint8 frame -> Slice alpha, Transpose, normalise, "
+                + "2x sub-pixel Conv upscaler + DepthToSpace, Clip, Round, Cast, alpha re-attached), %dx%d -> %dx%d%n",
+                width, height, width * FramePipeline.SCALE, height * FramePipeline.SCALE);
+        byte[] model = FramePipeline.model();
+        try (SessionOptions onJava = env.createSessionOptions().disableCpuEpFallback()
+                .appendExecutionProvider(List.of(javaCpu), Map.of());
+             SessionOptions onOrt = env.createSessionOptions();
+             Session javaSession = env.createSession(model, onJava);
+             Session ortSession = env.createSession(model, onOrt)) {
+            byte[] ours = javaSession.run(input).get("upscaled").data();
+            byte[] reference = ortSession.run(input).get("upscaled").data();
+            int differing = 0;
+            int worst = 0;
+            for (int i = 0; i < ours.length; i++) {
+                int d = Math.abs((ours[i] & 0xff) - (reference[i] & 0xff));
+                differing += d == 0 ? 0 : 1;
+                worst = Math.max(worst, d);
+            }
+            Files.createDirectories(outDir);
+            Path in = outDir.resolve("frame.png");
+            Path out = outDir.resolve("upscaled.png");
+            Png.write(in, frame, height, width);
+            Png.write(out, ours, height * FramePipeline.SCALE, width * FramePipeline.SCALE);
+            OUT.printf("every node on JavaCpuExecutionProvider (CPU fallback disabled); vs ORT CPUExecutionProvider: "
+                    + "%d of %d bytes differ, by at most %d%n", differing, ours.length, worst);
+            OUT.printf("wrote %s (input) and %s (output)%n%n", in.toAbsolutePath(), out.toAbsolutePath());
+            double javaMedian = RunTimer.medianMicros(javaSession, input, 50, 10);
+            double ortMedian = RunTimer.medianMicros(ortSession, input, 50, 10);
+            OUT.println("| EP | median Run (µs) | ratio to ORT CPU |");
+            OUT.println("|---|---:|---:|");
+            OUT.printf("| JavaCpuExecutionProvider | %.1f | %.2f |%n", javaMedian, javaMedian / ortMedian);
+            OUT.printf("| ORT CPUExecutionProvider | %.1f | 1.00 |%n", ortMedian);
+            // Round and Cast on ties may differ by one step between implementations; anything more is a bug.
+            return worst <= 1 ? 0 : 1;
+        }
+    }
+
+    private static int devices(Path library) {
+        try (OrtEnvironment env = OrtHost.shared().createEnvironment("javaep-devices", OrtHost.LogLevel.WARNING)) {
+            env.registerExecutionProviderLibrary("javaep-devices", library);
+            try {
+                printDevices(env.epDevices());
+            } finally {
+                env.unregisterExecutionProviderLibrary("javaep-devices");
+            }
+        }
+        return 0;
+    }
+
+    private static void printDevices(List<EpDevice> devices) {
+        OUT.println("| EP | vendor | hardware | hardware metadata | EP metadata |");
+        OUT.println("|---|---|---|---|---|");
+        for (EpDevice d : devices) {
+            OUT.printf("| %s | %s | %s (vendor 0x%04x %s) | %s | %s |%n", d.epName(), d.epVendor(), d.hardwareType(),
+                    d.hardwareVendorId(), d.hardwareVendor(), new java.util.TreeMap<>(d.hardwareMetadata()),
+                    new java.util.TreeMap<>(d.epMetadata()));
+        }
+    }
+
+    private static int nodeTests(Path dir, String epName, Path library, Set<String> ops) throws IOException {
+        List<Path> tests;
+        try (Stream<Path> entries = Files.list(dir)) {
+            tests = Files.exists(dir.resolve("model.onnx")) ? List.of(dir)
+                    : entries.filter(p -> Files.exists(p.resolve("model.onnx"))).sorted().toList();
+        }
+        if (!ops.isEmpty()) {
+            tests = tests.stream().filter(t -> onlyOps(t, ops)).toList();
+        }
+        try (OrtEnvironment env = OrtHost.shared().createEnvironment("javaep-node-tests", OrtHost.LogLevel.ERROR)) {
+            env.registerExecutionProviderLibrary("javaep-node-tests", library);
+            try {
+                NodeTestRunner runner = new NodeTestRunner(env, epDevice(env, epName));
+                long passed = 0;
+                long failed = 0;
+                for (Path test : tests) {
+                    NodeTestResult result = runner.run(test);
+                    OUT.println(result);
+                    passed += result.passed() ? 1 : 0;
+                    failed += result.outcome() == NodeTestResult.Outcome.FAILED ? 1 : 0;
+                }
+                OUT.printf("%s: %d passed, %d failed, %d not supported%n", epName, passed, failed, tests.size() - passed - failed);
+                return failed == 0 ? 0 : 1;
+            } finally {
+                env.unregisterExecutionProviderLibrary("javaep-node-tests");
+            }
+        }
+    }
+
+    private static int opTable(Path dir, String epName, Path library, Set<String> ops) throws IOException {
+        Set<String> selected = ops;
+        if (selected.isEmpty()) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                selected = entries.filter(p -> Files.exists(p.resolve("model.onnx"))).map(OpNodeTests::opOf)
+                        .flatMap(java.util.Optional::stream).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+            }
+        }
+        try (OrtEnvironment env = OrtHost.shared().createEnvironment("javaep-op-table", OrtHost.LogLevel.FATAL)) {
+            env.registerExecutionProviderLibrary("javaep-op-table", library);
+            try {
+                var rows = OpNodeTests.run(OpNodeTests.byOp(dir, selected), new NodeTestRunner(env, epDevice(env, epName)),
+                        NodeTestRunner.onOrtCpu(env));
+                OUT.print(OpNodeTests.markdown(epName, rows));
+                return rows.stream().allMatch(r -> r.behindOrtCpu().isEmpty()) ? 0 : 1;
+            } finally {
+                env.unregisterExecutionProviderLibrary("javaep-op-table");
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.javaep.harness.partition;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javaep.harness.TestRegistrations;
+import dev.javaep.harness.onnx.Dim;
+import dev.javaep.harness.onnx.OnnxModelWriter;
+import dev.javaep.host.EpDevice;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.OrtHost;
+import dev.javaep.host.Session;
+import dev.javaep.host.SessionOptions;
+import dev.javaep.host.TensorData;
+import dev.javaep.spi.ElementType;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * javaep's own events in ORT's profile ({@code OrtEp::CreateProfiler}, API 25): with session profiling on, the
+ * JSON {@code SessionEndProfiling} writes holds one {@code javaep:<fused node>} event per Compute of a compiled
+ * group, with the EP, the group's nodes and a time inside the Run ORT profiled. On ORT 1.24 (API 24) the slot stays
+ * NULL and the profile holds ORT's events only.
+ */
+class EpProfilerIT {
+    private static final String REGISTRATION = "javaep-ep-profiler";
+    private static final String JAVA_CPU = "JavaCpuExecutionProvider";
+
+    private static OrtEnvironment env;
+
+    @TempDir
+    Path temp;
+
+    @BeforeAll
+    static void register() {
+        env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.WARNING);
+        TestRegistrations.register(env, REGISTRATION, JAVA_CPU);
+    }
+
+    @AfterAll
+    static void unregister() {
+        if (env != null) {
+            try {
+                env.unregisterExecutionProviderLibrary(REGISTRATION);
+            } finally {
+                env.close();
+            }
+        }
+    }
+
+    private static int runtimeMinor() {
+        return Integer.parseInt(OrtHost.shared().version().split("\\.")[1]);
+    }
+
+    @Test
+    void ortsProfileHoldsOneJavaepEventPerComputeOfTheGroup() throws Exception {
+        byte[] model = new OnnxModelWriter("profiled_group")
+                .input("x", ElementType.FLOAT, Dim.of(2), Dim.of(3))
+                .input("y", ElementType.FLOAT, Dim.of(3))
+                .output("out", ElementType.FLOAT, Dim.of(2), Dim.of(3))
+                .node("Add", List.of("x", "y"), List.of("sum"))
+                .node("Relu", List.of("sum"), List.of("relu"))
+                .node("Mul", List.of("relu", "y"), List.of("out"))
+                .toByteArray();
+        Map<String, TensorData> inputs = Map.of(
+                "x", TensorData.ofFloats(new long[] {2, 3}, -3f, -1f, 0f, 1f, 2f, 3f),
+                "y", TensorData.ofFloats(new long[] {3}, 1f, 2f, -1f));
+        int runs = 3;
+        String profile;
+        EpDevice device = env.epDevice(JAVA_CPU);
+        try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
+                .enableProfiling(temp.resolve("javaep_profile").toString())
+                .appendExecutionProvider(List.of(device), Map.of());
+             Session session = env.createSession(model, options)) {
+            for (int run = 0; run < runs; run++) {
+                assertArrayEquals(new float[] {0f, 2f, 0f, 2f, 8f, -2f}, session.run(inputs).get("out").floats(), 1e-6f);
+            }
+            profile = session.endProfiling();
+        }
+        assertEquals(0, dev.javaep.bridge.BridgeStatistics.liveObjects().getOrDefault("OrtEpProfilerImpl", 0),
+                () -> "ORT released the profiler with the session: " + dev.javaep.bridge.BridgeStatistics.liveObjects());
+        List<OrtProfile.Event> events = OrtProfile.read(Path.of(profile));
+        List<OrtProfile.Event> javaep = events.stream().filter(e -> e.name().startsWith("javaep:")).toList();
+        List<OrtProfile.Event> modelRuns = events.stream().filter(e -> "model_run".equals(e.name())).toList();
+        assertEquals(runs, modelRuns.size(), "ORT profiled every Run");
+        if (runtimeMinor() < 25) {
+            assertEquals(List.of(), javaep, "ORT " + OrtHost.shared().version() + " has no OrtEp::CreateProfiler");
+            return;
+        }
+        javaep.forEach(e -> System.out.println("  " + e + " ts=" + e.timestampMicros() + " " + e.args()));
+        events.stream().filter(OrtProfile.Event::isNodeKernelTime)
+                .forEach(e -> System.out.println("  ORT's: " + e + " ts=" + e.timestampMicros()));
+        assertEquals(runs, javaep.size(), () -> "one javaep event per Compute of the one group: " + javaep);
+        List<OrtProfile.Event> kernelTimes = events.stream().filter(OrtProfile.Event::isNodeKernelTime).toList();
+        for (OrtProfile.Event event : javaep) {
+            assertEquals("Node", event.category(), event::toString);
+            assertEquals(JAVA_CPU, event.args().get("ep"));
+            assertEquals("3", event.args().get("node_count"));
+            assertEquals(List.of("Add", "Relu", "Mul"), List.of(event.args().get("nodes").split(",")).stream()
+                    .map(n -> n.substring(0, n.indexOf(':'))).toList(), "the group's nodes in the order they run");
+            assertTrue(kernelTimes.stream().anyMatch(k -> event.name().equals("javaep:" + k.name().replace("_kernel_time", ""))),
+                    () -> "named after ORT's fused node, as ORT's own kernel event: " + event + " vs " + kernelTimes);
+            assertTrue(event.durationMicros() >= 0, event::toString);
+        }
+        // On ORT's clock: each Compute lies inside ORT's own kernel event of the fused node in the same Run. javaep's
+        // clock starts at its StartProfiling upcall, just after ORT measured the offset it passes (the stub is warmed
+        // beforehand, so that is microseconds); allow for that and for rounding to microseconds.
+        long slackMicros = 20;
+        List<OrtProfile.Event> ours = javaep.stream().sorted(java.util.Comparator.comparingLong(OrtProfile.Event::timestampMicros)).toList();
+        List<OrtProfile.Event> ortKernels = kernelTimes.stream()
+                .sorted(java.util.Comparator.comparingLong(OrtProfile.Event::timestampMicros)).toList();
+        assertEquals(runs, ortKernels.size(), ortKernels::toString);
+        for (int i = 0; i < runs; i++) {
+            OrtProfile.Event event = ours.get(i);
+            OrtProfile.Event kernel = ortKernels.get(i);
+            assertTrue(kernel.timestampMicros() - slackMicros <= event.timestampMicros()
+                            && event.timestampMicros() + event.durationMicros()
+                            <= kernel.timestampMicros() + kernel.durationMicros() + slackMicros,
+                    () -> "Run " + javaep.indexOf(event) + ": javaep's " + event.timestampMicros() + "+" + event.durationMicros()
+                            + "us inside ORT's " + kernel.timestampMicros() + "+" + kernel.durationMicros() + "us");
+        }
+    }
+}
