@@ -16,7 +16,7 @@ public final class MatMulKernels {
 
     public static List<KernelTable.Row<CudaKernelFactory>> rows() {
         return List.of(
-                new KernelTable.Row<>(MatMulOps.MATMUL, "T", FLOAT, node -> device ->
+                new KernelTable.Row<>(MatMulOps.MATMUL_13, "T", FLOAT, node -> device ->
                         new MatrixProductNode(device, MatrixProductNode.Kind.MATMUL, 1f, 0f, false, false)),
                 new KernelTable.Row<>(MatMulOps.GEMM_7, "T", FLOAT, MatMulKernels::gemm),
                 new KernelTable.Row<>(MatMulOps.GEMM_11, "T", FLOAT, MatMulKernels::gemm));

@@ -23,15 +23,15 @@ class GemmKernelTest {
             for (int j = 0; j < n; j++) {
                 double s = 0;
                 for (int p = 0; p < k; p++) {
-                    float av = g.transA() ? a[p * m + i] : a[i * k + p];
-                    float bv = g.transB() ? b[j * k + p] : b[p * n + j];
+                    float av = g.attributes().transA() ? a[p * m + i] : a[i * k + p];
+                    float bv = g.attributes().transB() ? b[j * k + p] : b[p * n + j];
                     s += (double) av * bv;
                 }
                 double cv = 0;
                 if (c != null) {
                     cv = c[(int) TestTensors.broadcastSource((long) i * n + j, new long[] {m, n}, cShape)];
                 }
-                y[i * n + j] = (float) (g.alpha() * s + g.beta() * cv);
+                y[i * n + j] = (float) (g.attributes().alpha() * s + g.attributes().beta() * cv);
             }
         }
         return y;
@@ -39,8 +39,8 @@ class GemmKernelTest {
 
     private static void check(GemmKernel g, int m, int k, int n, long[] cShape) {
         Random random = new Random(m * 1000 + k * 100 + n + Arrays.hashCode(cShape));
-        long[] aShape = g.transA() ? new long[] {k, m} : new long[] {m, k};
-        long[] bShape = g.transB() ? new long[] {n, k} : new long[] {k, n};
+        long[] aShape = g.attributes().transA() ? new long[] {k, m} : new long[] {m, k};
+        long[] bShape = g.attributes().transB() ? new long[] {n, k} : new long[] {k, n};
         float[] a = TestTensors.randomFloats(random, (long) m * k);
         float[] b = TestTensors.randomFloats(random, (long) k * n);
         float[] c = cShape == null ? null : TestTensors.randomFloats(random, Shapes.elementCount(cShape));
