@@ -14,7 +14,7 @@ import java.util.List;
  * <p>Before opset 13 ({@code coerceTo2d}) the input is viewed as a matrix [d0*...*d(axis-1), d(axis)*...*d(n-1)]
  * and each row is normalised, so the "axis" spans all trailing dimensions; from 13 along the single dimension
  * {@code axis} ({@link SoftmaxGeometry}). Each slice has its maximum subtracted before {@code exp}, so large inputs
- * (e.g. 10000) give finite results; LogSoftmax is {@code x - max - log(sum(exp(x - max)))}, never the log of a
+ * (e.g. 10000) give finite results; LogSoftmax is {@code (x - max) - log(sum(exp(x - max)))}, never the log of a
  * rounded softmax. Arithmetic is in double; results are rounded to the element type once.
  */
 record SoftmaxKernel(long axis, boolean coerceTo2d, boolean log, ElementType type) implements CpuKernel {
@@ -124,9 +124,9 @@ record SoftmaxKernel(long axis, boolean coerceTo2d, boolean log, ElementType typ
     /** Replaces the slice {@code v[from + i*step]}, i < n, by its softmax (or log-softmax) given its max and sum. */
     private void finish(double[] v, int from, int step, int n, double max, double sum) {
         if (log) {
-            double shift = max + Math.log(sum);
+            double logSum = Math.log(sum);
             for (int i = 0, at = from; i < n; i++, at += step) {
-                v[at] = v[at] - shift;
+                v[at] = (v[at] - max) - logSum; // x - max is exact where x and max are large
             }
         } else {
             double inverse = 1.0 / sum;
