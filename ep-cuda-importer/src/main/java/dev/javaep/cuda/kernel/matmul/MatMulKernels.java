@@ -1,32 +1,45 @@
 package dev.javaep.cuda.kernel.matmul;
 
+import dev.javaep.cuda.driver.Nvrtc;
 import dev.javaep.cuda.kernel.CudaKernelFactory;
+import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.ops.KernelTable;
 import dev.javaep.spi.ops.MatMulOps;
+import dev.javaep.spi.ops.MatMulOps.GemmGeometry;
+import dev.javaep.spi.ops.OpSchema;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** JavaCuda's rows for {@link MatMulOps}. */
+/**
+ * JavaCuda's rows for {@link MatMulOps}: every MatMul and Gemm version on float32 (the generated PTX GEMM, with the
+ * CUDA C product for batches that broadcast) and float16 (CUDA C, float accumulation; declined without NVRTC).
+ */
 public final class MatMulKernels {
-    private static final Set<ElementType> FLOAT = Set.of(ElementType.FLOAT);
+    private static final Set<ElementType> TYPES = Set.of(ElementType.FLOAT, ElementType.FLOAT16);
 
     private MatMulKernels() {}
 
     public static List<KernelTable.Row<CudaKernelFactory>> rows() {
-        return List.of(
-                new KernelTable.Row<>(MatMulOps.MATMUL, "T", FLOAT, node -> device ->
-                        new MatrixProductNode(device, MatrixProductNode.Kind.MATMUL, 1f, 0f, false, false)),
-                new KernelTable.Row<>(MatMulOps.GEMM_7, "T", FLOAT, MatMulKernels::gemm),
-                new KernelTable.Row<>(MatMulOps.GEMM_11, "T", FLOAT, MatMulKernels::gemm));
+        List<KernelTable.Row<CudaKernelFactory>> rows = new ArrayList<>();
+        for (OpSchema schema : MatMulOps.MATMUL) {
+            rows.add(new KernelTable.Row<>(schema, "T", TYPES, node -> product(node, MatrixProductNode.Kind.MATMUL)));
+        }
+        for (OpSchema schema : MatMulOps.GEMM) {
+            rows.add(new KernelTable.Row<>(schema, "T", TYPES, node -> product(node, MatrixProductNode.Kind.GEMM)));
+        }
+        return List.copyOf(rows);
     }
 
-    private static CudaKernelFactory gemm(Node node) {
-        float alpha = node.floatAttribute("alpha", 1f);
-        float beta = node.floatAttribute("beta", 1f);
-        boolean transA = node.intAttribute("transA", 0) != 0;
-        boolean transB = node.intAttribute("transB", 0) != 0;
-        return device -> new MatrixProductNode(device, MatrixProductNode.Kind.GEMM, alpha, beta, transA, transB);
+    private static CudaKernelFactory product(Node node, MatrixProductNode.Kind kind) {
+        ElementType type = node.input(0).elementType();
+        if (MatrixProductNode.needsNvrtc(type) && !CudaKernelLibrary.compilesSources()) {
+            throw new UnsupportedOperationException(node.opType() + " on " + type + " is CUDA C, and " + Nvrtc.absenceReason());
+        }
+        GemmGeometry.Attributes attributes = kind == MatrixProductNode.Kind.GEMM ? GemmGeometry.Attributes.of(node)
+                : new GemmGeometry.Attributes(1f, 0f, false, false, true);
+        return device -> new MatrixProductNode(device, kind, attributes, type);
     }
 }

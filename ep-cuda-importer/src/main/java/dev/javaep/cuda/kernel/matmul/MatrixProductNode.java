@@ -1,39 +1,49 @@
 package dev.javaep.cuda.kernel.matmul;
 
-import dev.javaep.cuda.kernel.KernelArguments;
+import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
-import dev.javaep.cuda.CudaDevice;
+import dev.javaep.cuda.kernel.CudaSource;
+import dev.javaep.cuda.kernel.KernelArguments;
 import dev.javaep.cuda.kernel.ptx.CudaKernel;
 import dev.javaep.cuda.kernel.ptx.LaunchShape;
-import dev.javaep.spi.Broadcasting;
+import dev.javaep.spi.ElementType;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
+import dev.javaep.spi.ops.MatMulOps.GemmGeometry;
+import dev.javaep.spi.ops.MatMulOps.MatMulGeometry;
 import java.util.Arrays;
 
 /**
- * MatMul (numpy semantics: 1-D operands promoted, batch dimensions broadcast) and Gemm
- * (alpha·A'·B' + beta·C, C broadcast to [M, N]) on one tiled kernel. Batches run as the grid's z
- * dimension when each operand's batch is either whole or a single matrix; other broadcasts launch
- * once per output matrix.
+ * MatMul ({@link MatMulGeometry}: 1-D operands promoted, batch dimensions broadcast) and Gemm ({@link GemmGeometry}:
+ * alpha·op(A)·op(B) + beta·C, C broadcast to [M, N]).
+ *
+ * <p>Float32 runs on the generated PTX GEMM when each operand's batches are either whole or a single matrix (the
+ * batches are then the grid's z); a MatMul whose batches broadcast otherwise ([2, 1, m, k] x [3, k, n]) and every
+ * float16 product run on the CUDA C tiled product ({@link MatrixProductSource}), which finds each batch's operands
+ * through the broadcast strides. Without NVRTC a float32 MatMul of that kind launches the PTX GEMM once per output
+ * matrix instead.
  */
 public final class MatrixProductNode extends CudaNode {
     enum Kind { MATMUL, GEMM }
 
-
     private final Kind kind;
-    private final float alpha;
-    private final float beta;
-    private final boolean transA;
-    private final boolean transB;
+    private final GemmGeometry.Attributes attributes;
+    private final ElementType type;
+    /** The CUDA C product for this element type (compiled on first use; never for float32 Gemm). */
+    private final CudaSource source;
 
-    MatrixProductNode(CudaDevice device, Kind kind, float alpha, float beta, boolean transA, boolean transB) {
+    MatrixProductNode(CudaDevice device, Kind kind, GemmGeometry.Attributes attributes, ElementType type) {
         super(device, kind == Kind.MATMUL ? "MatMul" : "Gemm");
         this.kind = kind;
-        this.alpha = alpha;
-        this.beta = beta;
-        this.transA = transA;
-        this.transB = transB;
+        this.attributes = attributes;
+        this.type = type;
+        this.source = MatrixProductSource.of(type);
+    }
+
+    /** Whether a product on {@code type} needs NVRTC (float32 can always fall back on the PTX GEMM). */
+    static boolean needsNvrtc(ElementType type) {
+        return type != ElementType.FLOAT;
     }
 
     @Override
@@ -45,124 +55,127 @@ public final class MatrixProductNode extends CudaNode {
         }
     }
 
+    private Tensor typed(KernelContext context, int index) {
+        Tensor t = context.input(index);
+        if (t == null) {
+            throw new IllegalArgumentException(op + ": input " + index + " is missing");
+        }
+        if (t.elementType() != type) {
+            throw new IllegalArgumentException(op + ": input " + index + " is " + t.elementType() + ", the kernel was built for " + type);
+        }
+        return t;
+    }
+
     private void gemm(KernelContext context, CudaKernelLibrary kernels, long stream) {
-        Tensor a = floatInput(context, 0);
-        Tensor b = floatInput(context, 1);
-        Tensor c = context.inputCount() > 2 ? context.input(2) : null;
-        if (a.shape().length != 2 || b.shape().length != 2) {
-            throw new IllegalArgumentException("Gemm: A and B must be 2-D, got " + shape(a.shape()) + " and " + shape(b.shape()));
-        }
-        long m = transA ? a.shape()[1] : a.shape()[0];
-        long k = transA ? a.shape()[0] : a.shape()[1];
-        long kb = transB ? b.shape()[1] : b.shape()[0];
-        long n = transB ? b.shape()[0] : b.shape()[1];
-        if (k != kb) {
-            throw new IllegalArgumentException("Gemm: inner dimensions differ: A' is [" + m + ", " + k + "], B' is [" + kb + ", " + n + "]");
-        }
-        long cRowStride = 0;
-        long cColStride = 0;
-        if (c != null) {
-            floatInput(context, 2);
-            long[] target = {m, n};
-            Broadcasting.requireUnidirectional(c.shape(), target, "Gemm: C");
-            long[] strides = Broadcasting.strides(c.shape(), 2);
-            cRowStride = strides[0];
-            cColStride = strides[1];
-        }
-        Tensor y = context.output(0, new long[] {m, n});
-        if (m == 0 || n == 0) {
+        Tensor a = typed(context, 0);
+        Tensor b = typed(context, 1);
+        Tensor c = context.inputCount() > 2 && context.input(2) != null ? typed(context, 2) : null;
+        GemmGeometry g = GemmGeometry.of(a.shape(), b.shape(), c == null ? null : c.shape(), attributes);
+        Tensor y = context.output(0, g.outputShape());
+        if (g.m() == 0 || g.n() == 0) {
             return;
         }
-        launch(kernels, stream, address(y), address(a), address(b), c == null ? 0 : address(c), m, n, k,
-                transA, transB, alpha, beta, cRowStride, cColStride, c != null, 0, 0, 0, 1);
+        long cAddress = c == null ? 0 : address(c);
+        if (type == ElementType.FLOAT) {
+            launchPtx(kernels, stream, address(y), address(a), address(b), cAddress, g.m(), g.n(), g.k(),
+                    attributes.transA(), attributes.transB(), attributes.alpha(), attributes.beta(), g.cRowStride(),
+                    g.cColumnStride(), g.hasC(), 0, 0, 0, 1);
+        } else {
+            launchSource(kernels, stream, address(y), address(a), address(b), cAddress, g.m(), g.n(), g.k(),
+                    attributes.transA(), attributes.transB(), attributes.alpha(), attributes.beta(), g.cRowStride(),
+                    g.cColumnStride(), g.hasC(), new long[0], new long[0], new long[0]);
+        }
     }
 
     private void matmul(KernelContext context, CudaKernelLibrary kernels, long stream) {
-        Tensor a = floatInput(context, 0);
-        Tensor b = floatInput(context, 1);
-        long[] as = a.shape().length == 1 ? new long[] {1, a.shape()[0]} : a.shape();
-        long[] bs = b.shape().length == 1 ? new long[] {b.shape()[0], 1} : b.shape();
-        if (as.length < 2 || bs.length < 2) {
-            throw new IllegalArgumentException("MatMul: scalar operands are not allowed");
-        }
-        long m = as[as.length - 2];
-        long k = as[as.length - 1];
-        long n = bs[bs.length - 1];
-        if (bs[bs.length - 2] != k) {
-            throw new IllegalArgumentException("MatMul: " + shape(a.shape()) + " × " + shape(b.shape())
-                    + ": inner dimensions " + k + " and " + bs[bs.length - 2] + " differ");
-        }
-        long[] aBatch = Arrays.copyOf(as, as.length - 2);
-        long[] bBatch = Arrays.copyOf(bs, bs.length - 2);
-        long[] batch = Broadcasting.multidirectional(aBatch, bBatch);
-        long[] outShape = outputShape(a.shape().length, b.shape().length, batch, m, n);
-        Tensor y = context.output(0, outShape);
-        long batches = product(batch, 0, batch.length);
+        Tensor a = typed(context, 0);
+        Tensor b = typed(context, 1);
+        MatMulGeometry g = MatMulGeometry.of(a.shape(), b.shape());
+        Tensor y = context.output(0, g.outputShape());
         if (y.elementCount() == 0) {
             return;
         }
-        if (k == 0) {
-            kernels.driver().memsetD32Async(address(y), 0, y.elementCount(), stream);
+        long m = g.m();
+        long k = g.k();
+        long n = g.n();
+        long batches = g.batchCount();
+        boolean simple = g.simpleBatches();
+        if (type == ElementType.FLOAT && (simple || !CudaKernelLibrary.compilesSources())) {
+            if (k == 0) {
+                kernels.driver().memsetD32Async(address(y), 0, y.elementCount(), stream);
+                return;
+            }
+            if (simple) {
+                boolean aAll = Arrays.stream(g.aBatchStrides()).anyMatch(s -> s != 0);
+                boolean bAll = Arrays.stream(g.bBatchStrides()).anyMatch(s -> s != 0);
+                launchPtx(kernels, stream, address(y), address(a), address(b), 0, m, n, k, false, false, 1f, 0f, 0, 0,
+                        false, aAll ? m * k : 0, bAll ? k * n : 0, m * n, batches);
+                return;
+            }
+            // float32 without NVRTC: one PTX launch per output matrix
+            long[] batch = g.batch();
+            long[] index = new long[batch.length];
+            for (long z = 0; z < batches; z++) {
+                long aMatrix = 0;
+                long bMatrix = 0;
+                for (int d = 0; d < batch.length; d++) {
+                    aMatrix += index[d] * g.aBatchStrides()[d];
+                    bMatrix += index[d] * g.bBatchStrides()[d];
+                }
+                launchPtx(kernels, stream, address(y) + z * m * n * 4, address(a) + aMatrix * m * k * 4,
+                        address(b) + bMatrix * k * n * 4, 0, m, n, k, false, false, 1f, 0f, 0, 0, false, 0, 0, 0, 1);
+                for (int d = batch.length - 1; d >= 0 && ++index[d] == batch[d]; d--) {
+                    index[d] = 0;
+                }
+            }
             return;
         }
-        long aMatrix = m * k * 4;
-        long bMatrix = k * n * 4;
-        long yMatrix = m * n * 4;
-        long aBatches = product(aBatch, 0, aBatch.length);
-        long bBatches = product(bBatch, 0, bBatch.length);
-        boolean aSimple = aBatches == 1 || Arrays.equals(aligned(aBatch, batch.length), batch);
-        boolean bSimple = bBatches == 1 || Arrays.equals(aligned(bBatch, batch.length), batch);
-        if (aSimple && bSimple) {
-            launch(kernels, stream, address(y), address(a), address(b), 0, m, n, k, false, false, 1f, 0f, 0, 0, false,
-                    aBatches == 1 ? 0 : m * k, bBatches == 1 ? 0 : k * n, m * n, batches);
-            return;
+        long[] aStrides = g.aBatchStrides().clone();
+        long[] bStrides = g.bBatchStrides().clone();
+        for (int d = 0; d < aStrides.length; d++) {
+            aStrides[d] *= m * k; // matrices to elements
+            bStrides[d] *= k * n;
         }
-        long[] aStrides = Broadcasting.strides(aBatch, batch.length);
-        long[] bStrides = Broadcasting.strides(bBatch, batch.length);
-        long[] index = new long[batch.length];
-        for (long z = 0; z < batches; z++) {
-            long aOffset = 0;
-            long bOffset = 0;
-            for (int d = 0; d < batch.length; d++) {
-                aOffset += index[d] * aStrides[d];
-                bOffset += index[d] * bStrides[d];
-            }
-            launch(kernels, stream, address(y) + z * yMatrix, address(a) + aOffset * aMatrix, address(b) + bOffset * bMatrix,
-                    0, m, n, k, false, false, 1f, 0f, 0, 0, false, 0, 0, 0, 1);
-            for (int d = batch.length - 1; d >= 0 && ++index[d] == batch[d]; d--) {
-                index[d] = 0;
-            }
+        launchSource(kernels, stream, address(y), address(a), address(b), 0, m, n, k, false, false, 1f, 0f, 0, 0, false,
+                g.batch(), aStrides, bStrides);
+    }
+
+    /** The CUDA C product over every batch of {@code batch} (A's and B's batch strides in elements). */
+    private void launchSource(CudaKernelLibrary kernels, long stream, long y, long a, long b, long c, long m, long n, long k,
+                              boolean transA, boolean transB, float alpha, float beta, long cRowStride, long cColStride,
+                              boolean hasC, long[] batch, long[] aStrides, long[] bStrides) {
+        requireIntDimensions(m, n, k);
+        if (batch.length > 8) {
+            throw new IllegalArgumentException(op + ": " + batch.length + " batch dimensions exceed the kernel's 8");
+        }
+        long batches = product(batch, 0, batch.length);
+        long gridX = (n + MatrixProductSource.TILE - 1) / MatrixProductSource.TILE;
+        long gridY = (m + MatrixProductSource.TILE - 1) / MatrixProductSource.TILE;
+        if (gridY > LaunchShape.MAX_GRID_YZ) {
+            throw new IllegalArgumentException(op + ": " + m + " rows exceed one launch (" + LaunchShape.MAX_GRID_YZ * 64L + ")");
+        }
+        for (long first = 0; first < batches; first += LaunchShape.MAX_GRID_YZ) {
+            int count = (int) Math.min(LaunchShape.MAX_GRID_YZ, batches - first);
+            KernelArguments args = KernelArguments.begin().u64(y).u64(a).u64(b).u64(c)
+                    .i32((int) m).i32((int) n).i32((int) k).i32(transA ? 1 : 0).i32(transB ? 1 : 0)
+                    .f32(alpha).f32(beta).i64(cRowStride).i64(cColStride).i32(hasC ? 1 : 0)
+                    .i32(batch.length).longs(batch, 8).longs(aStrides, 8).longs(bStrides, 8).i64(first);
+            kernels.launch(source, new LaunchShape((int) gridX, (int) gridY, count, MatrixProductSource.THREADS, 1, 1), 0,
+                    stream, args);
         }
     }
 
-    private static long[] aligned(long[] shape, int rank) {
-        long[] result = new long[rank];
-        for (int i = 0; i < rank; i++) {
-            result[i] = Broadcasting.alignedDim(shape, rank, i);
-        }
-        return result;
-    }
-
-    /** numpy's MatMul output: broadcast batch, then [m, n] minus the dimensions 1-D operands lacked. */
-    private static long[] outputShape(int aRank, int bRank, long[] batch, long m, long n) {
-        long[] out = Arrays.copyOf(batch, batch.length + (aRank == 1 ? 0 : 1) + (bRank == 1 ? 0 : 1));
-        int i = batch.length;
-        if (aRank != 1) {
-            out[i++] = m;
-        }
-        if (bRank != 1) {
-            out[i] = n;
-        }
-        return out;
-    }
-
-    private static void launch(CudaKernelLibrary kernels, long stream, long y, long a, long b, long c, long m, long n, long k,
-                               boolean transA, boolean transB, float alpha, float beta, long cRowStride, long cColStride,
-                               boolean hasC, long aBatchStride, long bBatchStride, long yBatchStride, long batches) {
+    private void requireIntDimensions(long m, long n, long k) {
         if (m > Integer.MAX_VALUE || n > Integer.MAX_VALUE || k > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("MatMul/Gemm: [" + m + " × " + k + "] · [" + k + " × " + n
+            throw new IllegalArgumentException(op + ": [" + m + " × " + k + "] · [" + k + " × " + n
                     + "] exceeds the kernel's 32-bit dimensions");
         }
+    }
+
+    private void launchPtx(CudaKernelLibrary kernels, long stream, long y, long a, long b, long c, long m, long n, long k,
+                           boolean transA, boolean transB, float alpha, float beta, long cRowStride, long cColStride,
+                           boolean hasC, long aBatchStride, long bBatchStride, long yBatchStride, long batches) {
+        requireIntDimensions(m, n, k);
         for (long first = 0; first < batches; first += LaunchShape.MAX_GRID_YZ) {
             int count = (int) Math.min(LaunchShape.MAX_GRID_YZ, batches - first);
             KernelArguments args = KernelArguments.begin()

@@ -1,51 +1,86 @@
 package dev.javaep.cuda.kernel.reduction;
 
-import dev.javaep.cuda.kernel.KernelArguments;
+import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
-import dev.javaep.cuda.CudaDevice;
+import dev.javaep.cuda.kernel.CudaSource;
+import dev.javaep.cuda.kernel.KernelArguments;
 import dev.javaep.cuda.kernel.ptx.CudaKernel;
 import dev.javaep.cuda.kernel.ptx.LaunchShape;
+import dev.javaep.cuda.kernel.reduction.ReductionSources.Form;
+import dev.javaep.spi.ElementType;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
+import dev.javaep.spi.ops.ReductionOps.SoftmaxGeometry;
 
 /**
- * Softmax. Opset 13 normalises along {@code axis}; earlier opsets flatten the input to 2-D at
- * {@code axis} and normalise each row. Rows along the last axis use one warp per row; along an
- * inner axis, one thread per (outer, inner) pair walks the strided axis.
+ * Softmax and LogSoftmax ({@link SoftmaxGeometry}: opset 13 normalises along {@code axis}; earlier opsets flatten the
+ * input to 2-D at {@code axis} and normalise each row). Float32 Softmax runs on the generated PTX kernels (one warp
+ * per row along the last axis; one thread per (outer, inner) pair along an inner axis); LogSoftmax and float16 run on
+ * the CUDA C of {@link ReductionSources#softmax}, the same two shapes of work, with a block per row for long rows.
  */
 public final class SoftmaxNode extends CudaNode {
+    /** Rows at least this long, when there are few of them, get a block each instead of a warp. */
+    private static final long BLOCK_ROW_LENGTH = 1024;
+    private static final long FEW_ROWS = 4096;
+
     private final long axis;
     private final boolean flattenTo2d;
+    private final boolean log;
+    private final ElementType type;
+    /** The CUDA C kernels (rows by warp, rows by block, columns); null for float32 Softmax, which is PTX. */
+    private final CudaSource[] sources;
 
-    SoftmaxNode(CudaDevice device, long axis, boolean flattenTo2d) {
-        super(device, "Softmax");
+    SoftmaxNode(CudaDevice device, long axis, boolean flattenTo2d, boolean log, ElementType type) {
+        super(device, log ? "LogSoftmax" : "Softmax");
         this.axis = axis;
         this.flattenTo2d = flattenTo2d;
+        this.log = log;
+        this.type = type;
+        this.sources = usesPtx(log, type) ? null : new CudaSource[] {ReductionSources.softmax(log, Form.ROWS_WARP, type),
+                ReductionSources.softmax(log, Form.ROWS_BLOCK, type), ReductionSources.softmax(log, Form.COLUMNS, type)};
+    }
+
+    /** Whether this configuration runs on the built-in PTX kernels (no NVRTC needed). */
+    static boolean usesPtx(boolean log, ElementType type) {
+        return !log && type == ElementType.FLOAT;
     }
 
     @Override
     protected void run(KernelContext context, CudaKernelLibrary kernels, long stream) {
-        Tensor x = floatInput(context, 0);
+        Tensor x = context.input(0);
+        if (x == null || x.elementType() != type) {
+            throw new IllegalArgumentException(op + ": input is " + (x == null ? "missing" : x.elementType())
+                    + ", the kernel was built for " + type);
+        }
         long[] shape = x.shape();
+        SoftmaxGeometry g = SoftmaxGeometry.of(op, shape, axis, flattenTo2d);
         Tensor y = context.output(0, shape);
         if (y.elementCount() == 0) {
             return;
         }
-        int rank = shape.length;
-        if (axis < -rank || axis >= rank) {
-            throw new IllegalArgumentException("Softmax: axis " + axis + " is out of range for shape " + shape(shape));
+        long outer = g.outer();
+        long length = g.length();
+        long inner = g.inner();
+        if (sources == null) {
+            if (inner == 1) {
+                kernels.launch(CudaKernel.SOFTMAX_ROWS_F32, LaunchShape.softmaxRows(outer), stream,
+                        KernelArguments.begin().u64(address(y)).u64(address(x)).u64(outer).u64(length));
+            } else {
+                launch1d(kernels, CudaKernel.SOFTMAX_STRIDED_F32, outer * inner, stream,
+                        KernelArguments.begin().u64(address(y)).u64(address(x)).u64(outer).u64(length).u64(inner));
+            }
+            return;
         }
-        int a = (int) (axis < 0 ? axis + rank : axis);
-        long outer = product(shape, 0, a);
-        long axisLength = flattenTo2d ? product(shape, a, rank) : shape[a];
-        long inner = flattenTo2d ? 1 : product(shape, a + 1, rank);
         if (inner == 1) {
-            kernels.launch(CudaKernel.SOFTMAX_ROWS_F32, LaunchShape.softmaxRows(outer), stream,
-                    KernelArguments.begin().u64(address(y)).u64(address(x)).u64(outer).u64(axisLength));
+            boolean blockPerRow = length >= BLOCK_ROW_LENGTH && outer < FEW_ROWS;
+            int rowsPerBlock = blockPerRow ? 1 : ReductionSources.BLOCK / 32;
+            long blocks = Math.min((outer + rowsPerBlock - 1) / rowsPerBlock, LaunchShape.MAX_LINEAR_BLOCKS);
+            kernels.launch(sources[blockPerRow ? 1 : 0], new LaunchShape((int) blocks, 1, 1, ReductionSources.BLOCK, 1, 1),
+                    0, stream, KernelArguments.begin().u64(address(y)).u64(address(x)).i64(outer).i64(length));
         } else {
-            launch1d(kernels, CudaKernel.SOFTMAX_STRIDED_F32, outer * inner, stream,
-                    KernelArguments.begin().u64(address(y)).u64(address(x)).u64(outer).u64(axisLength).u64(inner));
+            kernels.launch(sources[2], kernels.linear(outer * inner), 0, stream,
+                    KernelArguments.begin().u64(address(y)).u64(address(x)).i64(outer).i64(length).i64(inner));
         }
     }
 }

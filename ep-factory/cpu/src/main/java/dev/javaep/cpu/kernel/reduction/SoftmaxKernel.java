@@ -4,121 +4,134 @@ import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
+import dev.javaep.spi.ops.ReductionOps.SoftmaxGeometry;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.Arrays;
 import java.util.List;
 
 /**
- * Softmax on float32.
+ * Softmax and LogSoftmax on float32, float16 and float64, every opset version.
  *
- * <p>Before opset 13 ({@code coerceTo2d}) the input is viewed as a matrix [d0*...*d(axis-1),
- * d(axis)*...*d(n-1)] and each row is normalized, so the "axis" spans all trailing dimensions. From
- * opset 13 the softmax runs along the single dimension {@code axis}.
- *
- * <p>Each slice has its maximum subtracted before {@code exp}, so large inputs (e.g. 10000) give
- * finite results; sums are kept in double.
+ * <p>Before opset 13 ({@code coerceTo2d}) the input is viewed as a matrix [d0*...*d(axis-1), d(axis)*...*d(n-1)]
+ * and each row is normalised, so the "axis" spans all trailing dimensions; from 13 along the single dimension
+ * {@code axis} ({@link SoftmaxGeometry}). Each slice has its maximum subtracted before {@code exp}, so large inputs
+ * (e.g. 10000) give finite results; LogSoftmax is {@code (x - max) - log(sum(exp(x - max)))}, never the log of a
+ * rounded softmax. Arithmetic is in double; results are rounded to the element type once.
  */
-record SoftmaxKernel(long axis, boolean coerceTo2d) implements CpuKernel {
-    private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
+record SoftmaxKernel(long axis, boolean coerceTo2d, boolean log, ElementType type) implements CpuKernel {
+    /** Columns of a strided softmax processed together (their running maxima and sums held in arrays). */
+    private static final int COLUMNS = 256;
 
-    /** The default {@code axis} for a Softmax of this opset version. */
-    static long defaultAxis(int sinceVersion) {
-        return sinceVersion < 13 ? 1 : -1;
+    /** The float32 Softmax. */
+    SoftmaxKernel(long axis, boolean coerceTo2d) {
+        this(axis, coerceTo2d, false, ElementType.FLOAT);
+    }
+
+    private String op() {
+        return log ? "LogSoftmax" : "Softmax";
     }
 
     @Override
     public long[][] outputShapes(long[][] inputShapes) {
         if (inputShapes.length != 1) {
-            throw new IllegalArgumentException("Softmax takes 1 input, got " + inputShapes.length);
+            throw new IllegalArgumentException(op() + " takes 1 input, got " + inputShapes.length);
         }
         long[] x = Shapes.checked(inputShapes[0]);
-        Shapes.normalizeAxis(axis, x.length, "Softmax");
+        SoftmaxGeometry.of(op(), x, axis, coerceTo2d);
         return new long[][] {x.clone()};
     }
 
     @Override
     public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
-        Tensor x = inputs.get(0);
-        Tensor y = outputs.get(0);
-        Shapes.requireType("Softmax", "input", x, ElementType.FLOAT);
-        Shapes.requireType("Softmax", "output", y, ElementType.FLOAT);
+        Tensor x = inputs.getFirst();
+        Tensor y = outputs.getFirst();
+        Shapes.requireType(op(), "input", x, type);
+        Shapes.requireType(op(), "output", y, type);
         long[] shape = x.shape();
-        Shapes.requireOutputShapes("Softmax", outputs, new long[][] {shape});
-        int ax = Shapes.normalizeAxis(axis, shape.length, "Softmax");
+        Shapes.requireOutputShapes(op(), outputs, new long[][] {shape});
+        SoftmaxGeometry g = SoftmaxGeometry.of(op(), shape, axis, coerceTo2d);
         if (x.elementCount() == 0) {
             return;
         }
-        long outer = Shapes.product(shape, 0, ax);
-        if (coerceTo2d) {
-            contiguousRows(x.data(), y.data(), outer, Shapes.product(shape, ax, shape.length));
-            return;
+        if (g.length() > Integer.MAX_VALUE || g.inner() > Integer.MAX_VALUE
+                || g.length() * Math.min(g.inner(), COLUMNS) > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(op() + ": a slice of " + g.length() + " x " + g.inner()
+                    + " elements is more than javaep's CPU kernel holds");
         }
-        long length = shape[ax];
-        long inner = Shapes.product(shape, ax + 1, shape.length);
-        if (inner == 1) {
-            contiguousRows(x.data(), y.data(), outer, length);
+        if (g.inner() == 1) {
+            rows(x.data(), y.data(), g.outer(), (int) g.length());
         } else {
-            strided(x.data(), y.data(), outer, length, inner);
+            columns(x.data(), y.data(), g.outer(), (int) g.length(), g.inner());
         }
     }
 
     /** Softmax of {@code rows} consecutive rows of {@code length} elements. */
-    private static void contiguousRows(MemorySegment x, MemorySegment y, long rows, long length) {
+    private void rows(MemorySegment x, MemorySegment y, long rows, int length) {
+        double[] row = new double[length];
         for (long r = 0, base = 0; r < rows; r++, base += length) {
-            float max = Float.NEGATIVE_INFINITY;
-            for (long i = 0; i < length; i++) {
-                max = Math.max(max, x.getAtIndex(F, base + i));
+            HostElements.read(type, x, base, row, 0, length);
+            double max = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < length; i++) {
+                max = Math.max(max, row[i]);
             }
             double sum = 0;
-            for (long i = 0; i < length; i++) {
-                float e = (float) Math.exp(x.getAtIndex(F, base + i) - max);
-                y.setAtIndex(F, base + i, e);
-                sum += e;
+            for (int i = 0; i < length; i++) {
+                sum += Math.exp(row[i] - max);
             }
-            double inverse = 1.0 / sum;
-            for (long i = 0; i < length; i++) {
-                y.setAtIndex(F, base + i, (float) (y.getAtIndex(F, base + i) * inverse));
-            }
+            finish(row, 0, 1, length, max, sum);
+            HostElements.write(type, y, base, row, 0, length);
         }
     }
 
     /**
-     * Softmax along a dimension of {@code length} whose elements are {@code inner} apart. All
-     * {@code inner} slices of one outer index are processed together, walking memory in order,
-     * with their running maxima and sums in arrays.
+     * Softmax along a dimension of {@code length} whose elements are {@code inner} apart: for each outer index,
+     * up to {@link #COLUMNS} neighbouring columns at a time are read row by row (in memory order) into a
+     * [length, width] block, normalised there and written back.
      */
-    private static void strided(MemorySegment x, MemorySegment y, long outer, long length, long inner) {
-        if (inner > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("Softmax: " + inner + " elements after the softmax axis is more than"
-                    + " javaep supports (" + Integer.MAX_VALUE + ")");
-        }
-        int width = (int) inner;
-        float[] max = new float[width];
-        double[] sum = new double[width];
+    private void columns(MemorySegment x, MemorySegment y, long outer, int length, long inner) {
+        int columns = (int) Math.min(inner, COLUMNS);
+        double[] block = new double[length * columns];
+        double[] max = new double[columns];
+        double[] sum = new double[columns];
         for (long o = 0; o < outer; o++) {
             long base = o * length * inner;
-            Arrays.fill(max, Float.NEGATIVE_INFINITY);
-            Arrays.fill(sum, 0);
-            for (long k = 0, at = base; k < length; k++) {
-                for (int s = 0; s < width; s++, at++) {
-                    max[s] = Math.max(max[s], x.getAtIndex(F, at));
+            for (long s0 = 0; s0 < inner; s0 += columns) {
+                int width = (int) Math.min(columns, inner - s0);
+                for (int k = 0; k < length; k++) {
+                    HostElements.read(type, x, base + k * inner + s0, block, k * width, width);
+                }
+                java.util.Arrays.fill(max, Double.NEGATIVE_INFINITY);
+                java.util.Arrays.fill(sum, 0);
+                for (int k = 0, at = 0; k < length; k++) {
+                    for (int s = 0; s < width; s++, at++) {
+                        max[s] = Math.max(max[s], block[at]);
+                    }
+                }
+                for (int k = 0, at = 0; k < length; k++) {
+                    for (int s = 0; s < width; s++, at++) {
+                        sum[s] += Math.exp(block[at] - max[s]);
+                    }
+                }
+                for (int s = 0; s < width; s++) {
+                    finish(block, s, width, length, max[s], sum[s]);
+                }
+                for (int k = 0; k < length; k++) {
+                    HostElements.write(type, y, base + k * inner + s0, block, k * width, width);
                 }
             }
-            for (long k = 0, at = base; k < length; k++) {
-                for (int s = 0; s < width; s++, at++) {
-                    float e = (float) Math.exp(x.getAtIndex(F, at) - max[s]);
-                    y.setAtIndex(F, at, e);
-                    sum[s] += e;
-                }
+        }
+    }
+
+    /** Replaces the slice {@code v[from + i*step]}, i < n, by its softmax (or log-softmax) given its max and sum. */
+    private void finish(double[] v, int from, int step, int n, double max, double sum) {
+        if (log) {
+            double logSum = Math.log(sum);
+            for (int i = 0, at = from; i < n; i++, at += step) {
+                v[at] = (v[at] - max) - logSum; // x - max is exact where x and max are large
             }
-            for (int s = 0; s < width; s++) {
-                sum[s] = 1.0 / sum[s];
-            }
-            for (long k = 0, at = base; k < length; k++) {
-                for (int s = 0; s < width; s++, at++) {
-                    y.setAtIndex(F, at, (float) (y.getAtIndex(F, at) * sum[s]));
-                }
+        } else {
+            double inverse = 1.0 / sum;
+            for (int i = 0, at = from; i < n; i++, at += step) {
+                v[at] = Math.exp(v[at] - max) * inverse;
             }
         }
     }

@@ -23,15 +23,15 @@ class GemmKernelTest {
             for (int j = 0; j < n; j++) {
                 double s = 0;
                 for (int p = 0; p < k; p++) {
-                    float av = g.transA() ? a[p * m + i] : a[i * k + p];
-                    float bv = g.transB() ? b[j * k + p] : b[p * n + j];
+                    float av = g.attributes().transA() ? a[p * m + i] : a[i * k + p];
+                    float bv = g.attributes().transB() ? b[j * k + p] : b[p * n + j];
                     s += (double) av * bv;
                 }
                 double cv = 0;
                 if (c != null) {
                     cv = c[(int) TestTensors.broadcastSource((long) i * n + j, new long[] {m, n}, cShape)];
                 }
-                y[i * n + j] = (float) (g.alpha() * s + g.beta() * cv);
+                y[i * n + j] = (float) (g.attributes().alpha() * s + g.attributes().beta() * cv);
             }
         }
         return y;
@@ -39,8 +39,8 @@ class GemmKernelTest {
 
     private static void check(GemmKernel g, int m, int k, int n, long[] cShape) {
         Random random = new Random(m * 1000 + k * 100 + n + Arrays.hashCode(cShape));
-        long[] aShape = g.transA() ? new long[] {k, m} : new long[] {m, k};
-        long[] bShape = g.transB() ? new long[] {n, k} : new long[] {k, n};
+        long[] aShape = g.attributes().transA() ? new long[] {k, m} : new long[] {m, k};
+        long[] bShape = g.attributes().transB() ? new long[] {n, k} : new long[] {k, n};
         float[] a = TestTensors.randomFloats(random, (long) m * k);
         float[] b = TestTensors.randomFloats(random, (long) k * n);
         float[] c = cShape == null ? null : TestTensors.randomFloats(random, Shapes.elementCount(cShape));
@@ -100,5 +100,49 @@ class GemmKernelTest {
         assertThrows(IllegalArgumentException.class, () -> plain.outputShapes(new long[][] {{2, 3}, {3, 5}, {5, 2}}));
         assertThrows(IllegalArgumentException.class, () -> plain.outputShapes(new long[][] {{2, 3}, {3, 5}, {1, 2, 5}}));
         assertArrayEquals(new long[] {3, 5}, new GemmKernel(1f, 1f, true, false).outputShapes(new long[][] {{2, 3}, {2, 5}, null})[0]);
+    }
+    @Test
+    void gemmBeforeOpset7BroadcastsCOnlyWhenAsked() {
+        var strict = new GemmKernel(new dev.javaep.spi.ops.MatMulOps.GemmGeometry.Attributes(1f, 1f, false, false, false), ElementType.FLOAT);
+        assertThrows(IllegalArgumentException.class, () -> strict.outputShapes(new long[][] {{2, 3}, {3, 5}, {5}}));
+        assertArrayEquals(new long[] {2, 5}, strict.outputShapes(new long[][] {{2, 3}, {3, 5}, {2, 5}})[0]);
+    }
+
+    @Test
+    void float16IsComputedInFloat32AndRoundedOnce() {
+        int m = 3;
+        int k = 40;
+        int n = 5;
+        Random random = new Random(16);
+        float[] a = TestTensors.randomFloats(random, m * k);
+        float[] b = TestTensors.randomFloats(random, k * n);
+        float[] c = TestTensors.randomFloats(random, n);
+        for (float[] v : List.of(a, b, c)) {
+            for (int i = 0; i < v.length; i++) {
+                v[i] = Float.float16ToFloat(Float.floatToFloat16(v[i]));
+            }
+        }
+        var attributes = new dev.javaep.spi.ops.MatMulOps.GemmGeometry.Attributes(0.5f, 2f, false, true, true);
+        try (Arena arena = Arena.ofConfined()) {
+            HostTensor y = TestTensors.misaligned(arena, ElementType.FLOAT16, m, n);
+            new GemmKernel(attributes, ElementType.FLOAT16).compute(List.of(halfs(arena, a, m, k), halfs(arena, b, n, k),
+                    halfs(arena, c, n)), List.of(y));
+            HostTensor y32 = TestTensors.misaligned(arena, ElementType.FLOAT, m, n);
+            new GemmKernel(attributes, ElementType.FLOAT).compute(List.of(TestTensors.floats(arena, a, m, k),
+                    TestTensors.floats(arena, b, n, k), TestTensors.floats(arena, c, n)), List.of(y32));
+            float[] expected = TestTensors.toFloats(y32);
+            for (int i = 0; i < m * n; i++) {
+                assertEquals(Float.floatToFloat16(expected[i]), y.data().getAtIndex(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, i),
+                        "element " + i);
+            }
+        }
+    }
+
+    static HostTensor halfs(Arena arena, float[] values, long... shape) {
+        HostTensor t = TestTensors.misaligned(arena, ElementType.FLOAT16, shape);
+        for (int i = 0; i < values.length; i++) {
+            t.data().setAtIndex(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, i, Float.floatToFloat16(values[i]));
+        }
+        return t;
     }
 }

@@ -125,4 +125,29 @@ class MatMulKernelTest {
             assertArrayEquals(new float[6], TestTensors.toFloats(y));
         }
     }
+    @Test
+    void float16IsComputedInFloat32AndRoundedOnce() {
+        // the ViT attention shape: [1, 4, 64, 32] x [1, 4, 32, 64]
+        long[] as = {1, 4, 64, 32};
+        long[] bs = {1, 4, 32, 64};
+        Random random = new Random(4);
+        float[] a = TestTensors.randomFloats(random, Shapes.elementCount(as));
+        float[] b = TestTensors.randomFloats(random, Shapes.elementCount(bs));
+        for (float[] v : List.of(a, b)) {
+            for (int i = 0; i < v.length; i++) {
+                v[i] = Float.float16ToFloat(Float.floatToFloat16(v[i]));
+            }
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            HostTensor y = TestTensors.misaligned(arena, ElementType.FLOAT16, 1, 4, 64, 64);
+            new MatMulKernel(ElementType.FLOAT16).compute(List.of(GemmKernelTest.halfs(arena, a, as), GemmKernelTest.halfs(arena, b, bs)),
+                    List.of(y));
+            float[] expected = reference(a, as, b, bs);
+            for (int i = 0; i < expected.length; i++) {
+                float actual = Float.float16ToFloat(y.data().getAtIndex(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, i));
+                assertEquals(expected[i], actual, Math.abs(expected[i]) * 0x1p-11f + 1e-4f, // half a float16 ulp, plus float32 rounding
+                        "element " + i);
+            }
+        }
+    }
 }

@@ -87,4 +87,52 @@ class SoftmaxKernelTest {
         assertThrows(IllegalArgumentException.class, () -> new SoftmaxKernel(-4, true).outputShapes(new long[][] {{2, 3, 4}}));
         assertThrows(IllegalArgumentException.class, () -> new SoftmaxKernel(-1, false).outputShapes(new long[][] {{}}));
     }
+    @Test
+    void logSoftmaxIsShiftedNotTheLogOfARoundedSoftmax() {
+        Random random = new Random(5);
+        float[] x = TestTensors.randomFloats(random, 2 * 3 * 4);
+        for (var k : List.of(new SoftmaxKernel(1, false, true, ElementType.FLOAT), new SoftmaxKernel(-1, false, true, ElementType.FLOAT),
+                new SoftmaxKernel(1, true, true, ElementType.FLOAT))) {
+            float[] softmax = run(new SoftmaxKernel(k.axis(), k.coerceTo2d()), x, 2, 3, 4);
+            float[] log = run(k, x, 2, 3, 4);
+            for (int i = 0; i < x.length; i++) {
+                assertEquals(Math.log(softmax[i]), log[i], 1e-5, k + " element " + i);
+            }
+        }
+        // test_logsoftmax_large_number: log(softmax) would be log(0) = -inf for the small ones
+        float[] y = run(new SoftmaxKernel(-1, false, true, ElementType.FLOAT), new float[] {0, 1, 2, 3, 10000, 10001, 10002, 10003}, 2, 4);
+        float[] expected = {-3.4401896f, -2.4401896f, -1.4401897f, -0.44018975f};
+        for (int i = 0; i < 8; i++) {
+            assertEquals(expected[i % 4], y[i], 1e-5f, "element " + i);
+        }
+    }
+
+    @Test
+    void float16AndDoubleAreComputedInDouble() {
+        Random random = new Random(3);
+        float[] x = TestTensors.randomFloats(random, 3 * 300);
+        try (Arena arena = Arena.ofConfined()) {
+            HostTensor half = TestTensors.misaligned(arena, ElementType.FLOAT16, 3, 300);
+            double[] wide = new double[x.length];
+            float[] rounded = new float[x.length];
+            for (int i = 0; i < x.length; i++) {
+                short h = Float.floatToFloat16(x[i]);
+                half.data().setAtIndex(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, i, h);
+                rounded[i] = Float.float16ToFloat(h);
+                wide[i] = rounded[i];
+            }
+            // axis 0 of [3, 300]: the strided path (300 columns, more than one block of them)
+            float[] expected = reference(rounded, i -> i % 300);
+            HostTensor y16 = TestTensors.misaligned(arena, ElementType.FLOAT16, 3, 300);
+            new SoftmaxKernel(0, false, false, ElementType.FLOAT16).compute(List.of(half), List.of(y16));
+            HostTensor y64 = TestTensors.misaligned(arena, ElementType.DOUBLE, 3, 300);
+            new SoftmaxKernel(0, false, false, ElementType.DOUBLE).compute(List.of(TestTensors.doubles(arena, wide, 3, 300)), List.of(y64));
+            double[] doubles = TestTensors.toDoubles(y64);
+            for (int i = 0; i < x.length; i++) {
+                float h = Float.float16ToFloat(y16.data().getAtIndex(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, i));
+                assertEquals(Float.float16ToFloat(Float.floatToFloat16(expected[i])), h, "float16 element " + i + ": one rounding");
+                assertEquals(expected[i], doubles[i], 1e-7, "double element " + i);
+            }
+        }
+    }
 }
