@@ -343,7 +343,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
         }
 
         private TensorValue copyToHost(Tensor tensor) {
-            long bytes = tensor.data().byteSize();
+            long bytes = tensor.byteSize(); // a device tensor's data() is a zero-length segment at its address
             java.nio.ByteBuffer host = java.nio.ByteBuffer.allocateDirect((int) bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
             if (bytes > 0) {
                 device.driver().streamSynchronize(stream);

@@ -234,6 +234,23 @@ class CudaSubgraphProgramTest {
     }
 
     @Test
+    void aStepReadsAComputedInputOnTheHost() {
+        // Resize's scales, a reduction's axes: a value computed on the device, copied back for the step
+        float[][] seen = new float[1][];
+        CudaSubgraphProgram program = CudaSubgraphProgram.compile(group(node("Relu", List.of("x"), "r"),
+                        node("Identity", List.of("x", "r"), "out")), fused(List.of("x"), List.of("out")), device,
+                node -> node.opType().equals("Identity")
+                        ? context -> {
+                            seen[0] = ((CudaKernelContext) context).hostInput(1).floats();
+                            context.output(0, new long[] {0});
+                        }
+                        : CudaOps.compile(node, device));
+        try (DeviceRunContext c = run(program, 1, new float[][] {{-1, 2, -3, 4}}, new long[] {4})) {
+            assertArrayEquals(new float[] {0, 2, 0, 4}, seen[0]);
+        }
+    }
+
+    @Test
     void aFailingStepReturnsTheMemoryAndCachesNoPlan() {
         Graph g = group(node("Relu", List.of("x"), "a"), node("Relu", List.of("a"), "b"), node("Relu", List.of("b"), "out"));
         CudaSubgraphProgram program = CudaSubgraphProgram.compile(g, fused(List.of("x"), List.of("out")), device,

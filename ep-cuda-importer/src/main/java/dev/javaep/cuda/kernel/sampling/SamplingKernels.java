@@ -1,14 +1,73 @@
 package dev.javaep.cuda.kernel.sampling;
 
+import dev.javaep.cuda.driver.Nvrtc;
 import dev.javaep.cuda.kernel.CudaKernelFactory;
+import dev.javaep.cuda.kernel.CudaKernelLibrary;
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.Node;
 import dev.javaep.spi.ops.KernelTable;
+import dev.javaep.spi.ops.OpSchema;
+import dev.javaep.spi.ops.SamplingOps;
+import dev.javaep.spi.ops.SamplingOps.GridSampleAttributes;
+import dev.javaep.spi.ops.SamplingOps.ResizeAttributes;
 import java.util.List;
+import java.util.Set;
 
-/** JavaCuda's rows for {@link dev.javaep.spi.ops.SamplingOps}. */
+/** JavaCuda's rows for {@link SamplingOps}: CUDA C kernels (NVRTC) on float32 and float16, computing in float. */
 public final class SamplingKernels {
+    private static final Set<ElementType> TYPES = Set.of(ElementType.FLOAT, ElementType.FLOAT16);
+
     private SamplingKernels() {}
 
     public static List<KernelTable.Row<CudaKernelFactory>> rows() {
-        return List.of();
+        return List.of(
+                resize(SamplingOps.RESIZE_10, "T", -1, 1, -1),
+                resize(SamplingOps.RESIZE_11, "T1", 1, 2, 3),
+                resize(SamplingOps.RESIZE_13, "T1", 1, 2, 3),
+                resize(SamplingOps.RESIZE_18, "T1", 1, 2, 3),
+                resize(SamplingOps.RESIZE_19, "T1", 1, 2, 3),
+                resize(SamplingOps.UPSAMPLE_7, "T", -1, -1, -1),
+                resize(SamplingOps.UPSAMPLE_9, "T", -1, 1, -1),
+                gridSample(SamplingOps.GRID_SAMPLE_16),
+                gridSample(SamplingOps.GRID_SAMPLE_20),
+                gridSample(SamplingOps.GRID_SAMPLE_22));
+    }
+
+    private static KernelTable.Row<CudaKernelFactory> resize(OpSchema schema, String type, int roi, int scales, int sizes) {
+        return new KernelTable.Row<>(schema, type, TYPES, node -> {
+            requireNvrtc(schema);
+            requireRank(node, ResizeNode.MAX_RANK);
+            ResizeAttributes attributes = ResizeAttributes.of(node);
+            return device -> new ResizeNode(device, schema.describe(), attributes, roi, scales, sizes);
+        });
+    }
+
+    private static KernelTable.Row<CudaKernelFactory> gridSample(OpSchema schema) {
+        return new KernelTable.Row<>(schema, "T1", TYPES, node -> {
+            requireNvrtc(schema);
+            requireRank(node, GridSampleNode.MAX_SPATIAL_RANK + 2);
+            ElementType grid = schema.typeOf(node, "T2");
+            if (!TYPES.contains(grid)) {
+                throw new UnsupportedOperationException(schema.describe() + ": grid is " + grid
+                        + "; JavaCuda's kernel takes float32 and float16 grids");
+            }
+            GridSampleAttributes attributes = GridSampleAttributes.of(node);
+            return device -> new GridSampleNode(device, attributes, node.sinceVersion());
+        });
+    }
+
+    private static void requireNvrtc(OpSchema schema) {
+        if (!CudaKernelLibrary.compilesSources()) {
+            throw new UnsupportedOperationException(schema.opType() + " is a CUDA C kernel and " + Nvrtc.absenceReason());
+        }
+    }
+
+    /** Declines an input of known rank the kernel cannot index; an unknown rank is checked at Compute. */
+    private static void requireRank(Node node, int max) {
+        int rank = node.input(0).rank();
+        if (rank > max) {
+            throw new UnsupportedOperationException(node.opType() + ": rank " + rank + " is more than JavaCuda's kernel takes ("
+                    + max + ")");
+        }
     }
 }

@@ -27,10 +27,19 @@ import java.util.Set;
  * @param outputs     the type parameter of each output
  * @param attributes  attribute name → the {@link Attribute} variant it must be
  * @param types       type parameter → the element types ONNX allows for it
+ * @param minOutputs  how many outputs the node must have; outputs past it are optional (LayerNormalization's
+ *                    Mean and InvStdDev) and may be omitted or left off the end
  */
 public record OpSchema(String domain, String opType, int since, int last, int minInputs, List<String> inputs,
                        List<String> outputs, Map<String, Class<? extends Attribute>> attributes,
-                       Map<String, Set<ElementType>> types) {
+                       Map<String, Set<ElementType>> types, int minOutputs) {
+    /** A schema whose outputs are all required. */
+    public OpSchema(String domain, String opType, int since, int last, int minInputs, List<String> inputs,
+                    List<String> outputs, Map<String, Class<? extends Attribute>> attributes,
+                    Map<String, Set<ElementType>> types) {
+        this(domain, opType, since, last, minInputs, inputs, outputs, attributes, types, outputs.size());
+    }
+
     public OpSchema {
         inputs = List.copyOf(inputs);
         outputs = List.copyOf(outputs);
@@ -41,7 +50,7 @@ public record OpSchema(String domain, String opType, int since, int last, int mi
                 throw new IllegalArgumentException(opType + ": type parameter " + parameter + " has no constraint");
             }
         }
-        if (minInputs > inputs.size() || since > last) {
+        if (minInputs > inputs.size() || minOutputs < 1 || minOutputs > outputs.size() || since > last) {
             throw new IllegalArgumentException(opType + ": inconsistent schema");
         }
     }
@@ -77,10 +86,11 @@ public record OpSchema(String domain, String opType, int since, int last, int mi
             }
         }
         // (List.of(...).contains(null) throws: the node's lists may be immutable)
-        boolean outputOmitted = node.outputs().stream().anyMatch(java.util.Objects::isNull);
-        if (node.outputs().size() != outputs.size() || outputOmitted) {
-            return decline(DeclineCode.ARITY, describe() + " has " + outputs.size() + " output(s), the node "
-                    + node.outputs().size() + (outputOmitted ? " with one omitted" : ""));
+        boolean requiredOmitted = node.outputs().stream().limit(minOutputs).anyMatch(java.util.Objects::isNull);
+        if (node.outputs().size() < minOutputs || node.outputs().size() > outputs.size() || requiredOmitted) {
+            return decline(DeclineCode.ARITY, describe() + " has " + (minOutputs == outputs.size() ? "" : minOutputs + "..")
+                    + outputs.size() + " output(s), the node " + node.outputs().size()
+                    + (requiredOmitted ? " with a required one omitted" : ""));
         }
         for (Map.Entry<String, Attribute> e : node.attributes().entrySet()) {
             if (e.getKey() == null || e.getValue() == null) {

@@ -1,0 +1,111 @@
+package dev.javaep.cuda.kernel.normalization;
+
+import dev.javaep.cuda.kernel.CudaSource;
+import dev.javaep.spi.ElementType;
+import java.util.Map;
+
+/**
+ * The CUDA C of the normalisation kernels, one template each, specialised by element type: {@code T} for X and
+ * Y, {@code P} for scale and bias, {@code Q} for BatchNormalization's mean and var ({@code float} or {@code half};
+ * everything is computed in float). Their Java references are JavaCpu's {@code BatchNormalizationKernel} and
+ * {@code RowNormalizationKernel}.
+ */
+final class NormalizationSources {
+    private NormalizationSources() {}
+
+    /**
+     * BatchNormalization in inference, one thread per element: the element's parameters are at
+     * {@code p = per_element ? i % (channels * inner) : i / inner % channels}.
+     */
+    private static final String BATCH_NORM = """
+            extern "C" __global__ void NAME(T* y, const T* x, const P* scale, const P* bias, const Q* mean, const Q* var,
+                    long long n, long long channels, long long inner, int per_element, float epsilon) {
+                GRID_STRIDE(i, n) {
+                    long long p = per_element ? i % (channels * inner) : i / inner % channels;
+                    float a = ld(scale, p) / sqrtf(ld(var, p) + epsilon);
+                    st(y, i, (ld(x, i) - ld(mean, p)) * a + ld(bias, p));
+                }
+            }
+            """;
+
+    /**
+     * Instance, layer and group normalisation: one block per row (a grid-stride over rows), each thread summing a
+     * strided share of the row in float; two passes (the mean, then the squared deviations from it) reduced across
+     * the block with warp shuffles and one shared-memory exchange. A row's parameters are at
+     * {@code group * stride + position / divisor} (the layout's ParameterIndex); bias and the statistics outputs may
+     * be null.
+     */
+    private static final String ROW_NORM = """
+            // The sum of v over the block: each warp reduces by shuffles, warp totals meet in shared memory, and every
+            // warp adds them up, so every thread returns the total. blockDim.x is a multiple of 32.
+            __device__ float block_sum(float v, float* partial) {
+                for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+                int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+                __syncthreads();
+                if (lane == 0) partial[warp] = v;
+                __syncthreads();
+                v = lane < (int) (blockDim.x >> 5) ? partial[lane] : 0.f;
+                for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+                return v;
+            }
+
+            __device__ __forceinline__ long long parameter(long long group, long long stride, long long position,
+                    long long divisor, long long length) {
+                return group * stride + (divisor == 1 ? position : divisor >= length ? 0 : position / divisor);
+            }
+
+            extern "C" __global__ void NAME(T* y, const T* x, const P* scale, const P* bias, float* mean_out,
+                    float* inv_out, long long rows, long long groups, long long length, long long scale_stride,
+                    long long scale_divisor, long long bias_stride, long long bias_divisor, float epsilon) {
+                __shared__ float partial[32];
+                for (long long row = blockIdx.x; row < rows; row += gridDim.x) {
+                    const T* xr = x + row * length;
+                    T* yr = y + row * length;
+                    long long group = row % groups;
+                    float sum = 0.f;
+                    for (long long i = threadIdx.x; i < length; i += blockDim.x) sum += ld(xr, i);
+                    float mean = length == 0 ? 0.f : block_sum(sum, partial) / (float) length;
+                    float squares = 0.f;
+                    for (long long i = threadIdx.x; i < length; i += blockDim.x) {
+                        float d = ld(xr, i) - mean;
+                        squares += d * d;
+                    }
+                    float variance = length == 0 ? 0.f : block_sum(squares, partial) / (float) length;
+                    float inverse = 1.f / sqrtf(variance + epsilon);
+                    for (long long i = threadIdx.x; i < length; i += blockDim.x) {
+                        float v = (ld(xr, i) - mean) * inverse
+                                * ld(scale, parameter(group, scale_stride, i, scale_divisor, length));
+                        if (bias) v += ld(bias, parameter(group, bias_stride, i, bias_divisor, length));
+                        st(yr, i, v);
+                    }
+                    if (threadIdx.x == 0) {
+                        if (mean_out) mean_out[row] = mean;
+                        if (inv_out) inv_out[row] = inverse;
+                    }
+                }
+            }
+            """;
+
+    static CudaSource batchNorm(ElementType x, ElementType parameters, ElementType statistics) {
+        String entry = "batch_norm_" + suffix(x) + "_" + suffix(parameters) + "_" + suffix(statistics);
+        return CudaSource.of(entry, BATCH_NORM.replace("NAME", entry),
+                Map.of("T", c(x), "P", c(parameters), "Q", c(statistics)));
+    }
+
+    static CudaSource rowNorm(ElementType x) {
+        String entry = "row_norm_" + suffix(x);
+        return CudaSource.of(entry, ROW_NORM.replace("NAME", entry), Map.of("T", c(x), "P", c(x)));
+    }
+
+    private static String c(ElementType type) {
+        return switch (type) {
+            case FLOAT -> "float";
+            case FLOAT16 -> "half";
+            default -> throw new IllegalArgumentException("no CUDA C normalisation kernel for " + type);
+        };
+    }
+
+    private static String suffix(ElementType type) {
+        return type == ElementType.FLOAT ? "f32" : "f16";
+    }
+}

@@ -1,0 +1,51 @@
+package dev.javaep.cuda.kernel.normalization;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javaep.cuda.driver.Nvrtc;
+import dev.javaep.cuda.kernel.CudaKernelLibrary;
+import dev.javaep.cuda.kernel.CudaOps;
+import dev.javaep.spi.Attribute;
+import dev.javaep.spi.DeclineCode;
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.NodeSupport;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** JavaCuda's normalisation rows decide without a GPU: NVRTC's presence, types, training mode. */
+class NormalizationKernelsTest {
+    private static final ElementType F = ElementType.FLOAT;
+    private static final ElementType H = ElementType.FLOAT16;
+
+    @Test
+    void theRowsNeedNvrtcAndTakeFloatAndHalf() {
+        var nodes = List.of(
+                NormalizationGpuTest.node("BatchNormalization", 15, List.of(H, F, F, H, H), List.of(H)),
+                NormalizationGpuTest.node("InstanceNormalization", 22, List.of(F, F, F), List.of(F)),
+                NormalizationGpuTest.node("LayerNormalization", 17, List.of(H, H, H), List.of(H, F, F)),
+                NormalizationGpuTest.node("GroupNormalization", 21, List.of(F, F, F), List.of(F),
+                        new Attribute.IntValue("num_groups", 2)));
+        for (var node : nodes) {
+            NodeSupport support = CudaOps.support(node);
+            if (CudaKernelLibrary.compilesSources()) {
+                assertInstanceOf(NodeSupport.Compiled.class, support, node + ": " + support);
+            } else {
+                var declined = assertInstanceOf(NodeSupport.Declined.class, support, node.toString());
+                assertTrue(declined.reason().contains(Nvrtc.absenceReason()), declined.reason());
+            }
+        }
+    }
+
+    @Test
+    void unsupportedFormsAreDeclined() {
+        assertEquals(DeclineCode.ELEMENT_TYPE, ((NodeSupport.Declined) CudaOps.support(NormalizationGpuTest.node(
+                "InstanceNormalization", 22, List.of(ElementType.DOUBLE, ElementType.DOUBLE, ElementType.DOUBLE),
+                List.of(ElementType.DOUBLE)))).code());
+        assertInstanceOf(NodeSupport.Declined.class, CudaOps.support(NormalizationGpuTest.node("BatchNormalization", 15,
+                List.of(F, F, F, F, F), List.of(F), new Attribute.IntValue("training_mode", 1))));
+        assertInstanceOf(NodeSupport.Declined.class, CudaOps.support(NormalizationGpuTest.node("LayerNormalization", 17,
+                List.of(F, F, F), List.of(F, ElementType.BFLOAT16))));
+    }
+}
