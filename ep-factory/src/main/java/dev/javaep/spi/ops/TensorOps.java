@@ -315,6 +315,58 @@ public final class TensorOps {
         return (int) (axis < 0 ? axis + rank : axis);
     }
 
+    /** The values of a required INTS attribute, or an exception naming it. */
+    public static long[] requiredInts(Node node, String attribute) {
+        long[] values = ints(node, attribute);
+        if (values == null) {
+            throw new IllegalArgumentException(node.opType() + ": attribute " + attribute + " is required");
+        }
+        return values;
+    }
+
+    /** A required INT attribute, or an exception naming it. */
+    public static long requiredInt(Node node, String attribute) {
+        if (!(node.attributes().get(attribute) instanceof Attribute.IntValue(var n, var v))) {
+            throw new IllegalArgumentException(node.opType() + ": attribute " + attribute + " is required");
+        }
+        return v;
+    }
+
+    /** DepthToSpace's and SpaceToDepth's {@code blocksize} (required, positive). */
+    public static long blocksize(Node node) {
+        long b = requiredInt(node, "blocksize");
+        if (b <= 0) {
+            throw new IllegalArgumentException(node.opType() + ": blocksize " + b + " must be positive");
+        }
+        return b;
+    }
+
+    /** Whether DepthToSpace's {@code mode} is CRD (default DCR). */
+    public static boolean columnRowDepth(Node node) {
+        String mode = node.stringAttribute("mode", "DCR");
+        return switch (mode) {
+            case "DCR" -> false;
+            case "CRD" -> true;
+            default -> throw new IllegalArgumentException("DepthToSpace: unknown mode '" + mode + "'");
+        };
+    }
+
+    /** Split-18's {@code num_outputs}, or null; with the split input too, the node is malformed. */
+    public static Long splitNumOutputs(Node node) {
+        if (node.attribute("num_outputs").isEmpty()) {
+            return null;
+        }
+        if (node.input(1) != null) {
+            throw new IllegalArgumentException("Split: both the split input and num_outputs are given");
+        }
+        return requiredInt(node, "num_outputs");
+    }
+
+    /** Shape-15's {@code end}, or null when absent (the rank). */
+    public static Long shapeEnd(Node node) {
+        return node.attributes().get("end") instanceof Attribute.IntValue(var n, var v) ? v : null;
+    }
+
     /** The values of an INTS attribute, or null when absent. */
     public static long[] ints(Node node, String attribute) {
         List<Long> values = node.intsAttribute(attribute, null);

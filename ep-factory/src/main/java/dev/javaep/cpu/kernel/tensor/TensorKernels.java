@@ -28,7 +28,7 @@ public final class TensorKernels {
         rows.add(mover(TensorOps.IDENTITY, "V", node -> new IdentityKernel()));
 
         rows.add(mover(TensorOps.RESHAPE_1, node -> {
-            long[] shape = required(node, "shape");
+            long[] shape = TensorOps.requiredInts(node, "shape");
             return new ViewKernel("Reshape", in -> TensorOps.reshapeShape(in.shape(0), shape, false));
         }));
         rows.add(mover(TensorOps.RESHAPE_5, node -> new ViewKernel("Reshape",
@@ -50,7 +50,7 @@ public final class TensorKernels {
         rows.add(mover(TensorOps.SQUEEZE_13, node -> new ViewKernel("Squeeze",
                 in -> TensorOps.squeezeShape(in.shape(0), in.longs(1)))));
         rows.add(mover(TensorOps.UNSQUEEZE_1, node -> {
-            long[] axes = required(node, "axes");
+            long[] axes = TensorOps.requiredInts(node, "axes");
             return new ViewKernel("Unsqueeze", in -> TensorOps.unsqueezeShape(in.shape(0), axes));
         }));
         rows.add(mover(TensorOps.UNSQUEEZE_13, node -> new ViewKernel("Unsqueeze",
@@ -61,8 +61,8 @@ public final class TensorKernels {
             return new RearrangeKernel("Transpose", in -> TensorOps.transpose(in.shape(0), perm));
         }));
         rows.add(mover(TensorOps.SLICE_1, node -> {
-            long[] starts = required(node, "starts");
-            long[] ends = required(node, "ends");
+            long[] starts = TensorOps.requiredInts(node, "starts");
+            long[] ends = TensorOps.requiredInts(node, "ends");
             long[] axes = TensorOps.ints(node, "axes");
             return new RearrangeKernel("Slice", in -> TensorOps.slice(in.shape(0), starts, ends, axes, null));
         }));
@@ -84,14 +84,14 @@ public final class TensorKernels {
         })));
         rows.add(mover(TensorOps.TILE_6, node -> new RearrangeKernel("Tile", in -> TensorOps.tile(in.shape(0), in.longs(1)))));
         rows.add(mover(TensorOps.DEPTH_TO_SPACE_1, node -> depthToSpace(node, false)));
-        rows.add(mover(TensorOps.DEPTH_TO_SPACE_11, node -> depthToSpace(node, crd(node))));
+        rows.add(mover(TensorOps.DEPTH_TO_SPACE_11, node -> depthToSpace(node, TensorOps.columnRowDepth(node))));
         rows.add(mover(TensorOps.SPACE_TO_DEPTH, node -> {
-            long blocksize = blocksize(node);
+            long blocksize = TensorOps.blocksize(node);
             return new RearrangeKernel("SpaceToDepth", in -> TensorOps.spaceToDepth(in.shape(0), blocksize));
         }));
 
         rows.add(mover(TensorOps.CONCAT_1, node -> new ConcatKernel(node.intAttribute("axis", 1))));
-        rows.add(mover(TensorOps.CONCAT_4, node -> new ConcatKernel(requiredInt(node, "axis"))));
+        rows.add(mover(TensorOps.CONCAT_4, node -> new ConcatKernel(TensorOps.requiredInt(node, "axis"))));
         rows.add(mover(TensorOps.SPLIT_1, node -> split(node, true)));
         rows.add(mover(TensorOps.SPLIT_2, node -> split(node, false)));
         rows.add(mover(TensorOps.SPLIT_13, node -> split(node, true)));
@@ -111,7 +111,7 @@ public final class TensorKernels {
 
         rows.add(row(TensorOps.SHAPE_1, "T", OnnxTypes.ANY, node -> ShapeKernel.shape(0, null)));
         rows.add(row(TensorOps.SHAPE_15, "T", OnnxTypes.ANY, node -> ShapeKernel.shape(node.intAttribute("start", 0),
-                node.attribute("end").isPresent() ? node.intAttribute("end", 0) : null)));
+                TensorOps.shapeEnd(node))));
         rows.add(row(TensorOps.SIZE, "T", OnnxTypes.ANY, node -> ShapeKernel.sizeOf()));
         rows.add(mover(TensorOps.CONSTANT_1, node -> new ConstantKernel(TensorOps.constantValue(node), false)));
         rows.add(mover(TensorOps.CONSTANT_12, node -> new ConstantKernel(TensorOps.constantValue(node), false)));
@@ -138,55 +138,20 @@ public final class TensorKernels {
         return new KernelTable.Row<>(schema, parameter, within, kernel);
     }
 
-    private static long[] required(Node node, String attribute) {
-        long[] values = TensorOps.ints(node, attribute);
-        if (values == null) {
-            throw new IllegalArgumentException(node.opType() + ": attribute " + attribute + " is required");
-        }
-        return values;
-    }
-
-    private static long requiredInt(Node node, String attribute) {
-        if (node.attribute(attribute).isEmpty()) {
-            throw new IllegalArgumentException(node.opType() + ": attribute " + attribute + " is required");
-        }
-        return node.intAttribute(attribute, 0);
-    }
-
-    private static long blocksize(Node node) {
-        long b = requiredInt(node, "blocksize");
-        if (b <= 0) {
-            throw new IllegalArgumentException(node.opType() + ": blocksize " + b + " must be positive");
-        }
-        return b;
-    }
-
-    static boolean crd(Node node) {
-        String mode = node.stringAttribute("mode", "DCR");
-        return switch (mode) {
-            case "DCR" -> false;
-            case "CRD" -> true;
-            default -> throw new IllegalArgumentException("DepthToSpace: unknown mode '" + mode + "'");
-        };
-    }
-
     private static CpuKernel depthToSpace(Node node, boolean crd) {
-        long blocksize = blocksize(node);
+        long blocksize = TensorOps.blocksize(node);
         return new RearrangeKernel("DepthToSpace", in -> TensorOps.depthToSpace(in.shape(0), blocksize, crd));
     }
 
     private static CpuKernel split(Node node, boolean splitInput) {
-        Long numOutputs = node.attribute("num_outputs").isPresent() ? node.intAttribute("num_outputs", 0) : null;
+        Long numOutputs = TensorOps.splitNumOutputs(node);
         long[] split = TensorOps.ints(node, "split");
-        if (numOutputs != null && node.input(1) != null) {
-            throw new IllegalArgumentException("Split: both the split input and num_outputs are given");
-        }
         return new SplitKernel(node.intAttribute("axis", 0), split, splitInput, numOutputs, node.outputs().size());
     }
 
     private static CpuKernel padWithAttributes(Node node, String padsAttribute) {
         ElementType type = node.inputs().getFirst().elementType();
-        return new PadKernel(PadMode.of(node), required(node, padsAttribute),
+        return new PadKernel(PadMode.of(node), TensorOps.requiredInts(node, padsAttribute),
                 TensorOps.padValueBits(node.floatAttribute("value", 0f), type));
     }
 }
