@@ -467,19 +467,43 @@ public final class CudaSubgraphProgram implements CompiledNode {
             }
         }
 
-        /** A host value as a device tensor, uploaded into an allocation of its own (freed at the end of the Run). */
-        private Tensor upload(int slot) {
-            HostTensor value = host[slot];
-            long bytes = value.byteSize();
-            long address = 0;
-            if (bytes > 0) {
-                address = device.driver().memAllocAsync(bytes, stream);
-                uploads.add(address);
-                copyToDevice(value, address);
+        /**
+         * A host value as a device tensor: its shape and type at once, its device memory (an allocation of its
+         * own, freed at the end of the Run) uploaded the first time a step asks for its address, so that a step
+         * that only looks at the shape, or checks that the input is there, costs nothing.
+         */
+        private final class HostValueOnDevice implements Tensor {
+            private final HostTensor value;
+            private MemorySegment data;
+
+            HostValueOnDevice(HostTensor value) {
+                this.value = value;
             }
-            Tensor tensor = DeviceTensor.at(address, value.elementType(), value.shape().clone());
-            values[slot] = tensor;
-            return tensor;
+
+            @Override
+            public ElementType elementType() {
+                return value.elementType();
+            }
+
+            @Override
+            public long[] shape() {
+                return value.shape().clone();
+            }
+
+            @Override
+            public MemorySegment data() {
+                if (data == null) {
+                    long bytes = value.byteSize();
+                    long address = 0;
+                    if (bytes > 0) {
+                        address = device.driver().memAllocAsync(bytes, stream);
+                        uploads.add(address);
+                        copyToDevice(value, address);
+                    }
+                    data = MemorySegment.ofAddress(address);
+                }
+                return data;
+            }
         }
 
         /** Returns the uploads' memory in stream order; after a failure, keeps the first error. */
@@ -517,7 +541,11 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 return null;
             }
             Tensor tensor = values[slot];
-            return tensor == null && host[slot] != null ? upload(slot) : tensor;
+            if (tensor == null && host[slot] != null) {
+                tensor = new HostValueOnDevice(host[slot]);
+                values[slot] = tensor;
+            }
+            return tensor;
         }
 
         private int slotOfInput(int index) {
