@@ -149,17 +149,22 @@ final class TensorSources {
             }
             """;
 
-    /** Range: start + i·delta, in double for float and double, in int64 for integers. Java reference: {@code RangeKernel}. */
+    /** Range: start + i·delta, one fused multiply-add in double for float and double, in int64 for integers. Java reference: {@code RangeKernel}. */
     static final String RANGE = """
             extern "C" __global__ void javaep_range(T* out, unsigned long long startBits, unsigned long long deltaBits,
                                                     long long n) {
-                GRID_STRIDE(i, n) {
             #if INTEGRAL
-                    out[i] = (T) ((long long) startBits + i * (long long) deltaBits);
+                const long long start = (long long) startBits, delta = (long long) deltaBits;
+                GRID_STRIDE(i, n) { out[i] = (T) (start + i * delta); }
             #else
-                    out[i] = (T) (__longlong_as_double((long long) startBits) + (double) i * __longlong_as_double((long long) deltaBits));
-            #endif
+                const double start = *reinterpret_cast<const double*>(&startBits);
+                const double delta = *reinterpret_cast<const double*>(&deltaBits);
+                GRID_STRIDE(i, n) {
+                    double v; // one fused multiply-add, as the Java reference computes it (Math.fma)
+                    asm("fma.rn.f64 %0, %1, %2, %3;" : "=d"(v) : "d"((double) i), "d"(delta), "d"(start));
+                    out[i] = (T) v;
                 }
+            #endif
             }
             """;
 

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * Range: {@code start + i·delta} for i in [0, max(ceil((limit - start) / delta), 0)), from three scalar inputs;
- * integers in exact arithmetic, float and double computed in double (numpy's arange).
+ * integers in exact arithmetic, float and double computed in double with one rounding (a fused multiply-add).
  */
 record RangeKernel(ElementType elementType) implements TensorKernel {
     @Override
@@ -67,7 +67,7 @@ record RangeKernel(ElementType elementType) implements TensorKernel {
             double start = scalar(values, 0);
             double delta = scalar(values, 2);
             for (long i = 0; i < n; i++) {
-                double v = start + i * delta;
+                double v = Math.fma(i, delta, start); // one rounding, as JavaCuda's kernel computes it
                 if (elementType == ElementType.FLOAT) {
                     out.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i, (float) v);
                 } else {
