@@ -585,7 +585,8 @@ public final class TensorOps {
                 count = start > end ? (start - end - 1) / -step + 1 : 0;
             }
             shape[a] = count;
-            strides[a] = Math.multiplyExact(in[a], step);
+            // a step past the dimension (INT64_MAX takes the first element) must not overflow a stride nobody walks
+            strides[a] = count > 1 ? Math.multiplyExact(in[a], step) : 0;
             if (count > 0) {
                 offset += start * in[a];
             }

@@ -69,6 +69,9 @@ class TensorOpsTest {
         assertArrayEquals(l(10), r.outputShape(), "start clamped to dim - 1, end to -1");
         assertArrayEquals(l(0), TensorOps.slice(l(10), l(3), l(3), null, null).outputShape());
         assertArrayEquals(l(0), TensorOps.slice(l(10), l(2), l(5), null, l(-1)).outputShape());
+        r = TensorOps.slice(l(10, 4), l(2), l(10), l(0), l(Long.MAX_VALUE));
+        assertArrayEquals(l(1, 4), r.outputShape(), "a huge step takes the first element");
+        assertEquals(8, r.copy().sourceOffset());
         assertThrows(IllegalArgumentException.class, () -> TensorOps.slice(l(10), l(0), l(5), null, l(0)));
         assertThrows(IllegalArgumentException.class, () -> TensorOps.slice(l(4, 4), l(0, 0), l(1, 1), l(1, -1), null));
     }

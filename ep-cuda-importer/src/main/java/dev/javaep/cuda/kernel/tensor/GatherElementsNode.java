@@ -1,6 +1,7 @@
 package dev.javaep.cuda.kernel.tensor;
 
 import dev.javaep.cuda.CudaDevice;
+import dev.javaep.cuda.kernel.CudaKernelContext;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
 import dev.javaep.cuda.kernel.KernelArguments;
@@ -8,7 +9,10 @@ import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ops.TensorOps;
 
-/** GatherElements along an axis (rank <= 8); an index out of range gives zeros. */
+/**
+ * GatherElements along an axis (rank <= 8). Indices on the host are checked there; device-only indices out of
+ * range give zeros.
+ */
 final class GatherElementsNode extends CudaNode {
     private final long axis;
 
@@ -25,6 +29,11 @@ final class GatherElementsNode extends CudaNode {
         int rank = data.shape().length;
         if (rank > Launches.MAX_RANK) {
             throw new IllegalArgumentException(op + ": JavaCuda gathers from tensors of rank <= 8, this one has rank " + rank);
+        }
+        if (context instanceof CudaKernelContext cuda && cuda.hasHostValue(1)) {
+            for (long index : cuda.hostInput(1).longs()) {
+                TensorOps.index(op, index, data.shape()[a]);
+            }
         }
         Tensor y = context.output(0, indices.shape());
         long n = y.elementCount();
