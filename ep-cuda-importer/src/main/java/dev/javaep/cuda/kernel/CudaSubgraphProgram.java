@@ -47,9 +47,9 @@ import java.util.stream.IntStream;
  * <p><b>Shape arithmetic runs on the host.</b> Models exported by PyTorch compute shapes at run time
  * (Shape → Gather → Unsqueeze → Concat → Reshape). Compile decides which values are <i>host values</i>: the
  * fused node's constant inputs whose value the model gives ({@link ValueInfo#value()}), the outputs of Shape
- * and Size, and the outputs of nodes whose outputs are int32, int64 or bool and whose inputs are all host
- * values (Gather, Concat, Unsqueeze, Slice, Add, Cast, Equal, Where, Range, ConstantOfShape, ...), when
- * JavaCpu has a kernel for the node. Those steps run on the host with JavaCpu's kernels ({@link CpuKernels})
+ * and Size, and the outputs of nodes whose inputs are all host values and whose outputs are int32, int64 or
+ * bool (Gather, Concat, Unsqueeze, Slice, Add, Cast, Equal, Where, Range, ConstantOfShape, ...) or that are
+ * elementwise arithmetic (a float scale computed from a shape), when JavaCpu has a kernel for the node. Those steps run on the host with JavaCpu's kernels ({@link CpuKernels})
  * and take no workspace; {@link CudaKernelContext#hostInput} returns their values without a copy. A device
  * kernel that reads a host value as a device tensor gets it uploaded on the Run's stream (from pageable memory,
  * which the driver stages before the call returns), as does a host value that is an output of the fused node.
@@ -72,6 +72,14 @@ public final class CudaSubgraphProgram implements CompiledNode {
             ElementType.BOOL);
     /** Ops whose outputs are host values whatever their inputs are: they read only their input's shape. */
     private static final Set<String> SHAPE_READERS = Set.of("Shape", "Size");
+    /**
+     * Elementwise ops that run on host values of any type: their output is no larger than their inputs broadcast,
+     * so a float computed from shapes (a Resize's sizes as Shape → Cast → Mul → Floor → Cast) stays on the host.
+     * Generators (ConstantOfShape, Expand, Tile, Range) are not among them: {@code zeros_like(x)} is a
+     * ConstantOfShape of x's shape, whose float output belongs on the device.
+     */
+    private static final Set<String> HOST_ELEMENTWISE = Set.of("Cast", "CastLike", "Add", "Sub", "Mul", "Div", "Neg",
+            "Abs", "Floor", "Ceil", "Round", "Sqrt", "Reciprocal", "Min", "Max", "Clip");
 
     /**
      * One node: its device kernel, or ({@code hostKernel} set, {@code kernel} null) the JavaCpu kernel that
@@ -271,9 +279,9 @@ public final class CudaSubgraphProgram implements CompiledNode {
     }
 
     /**
-     * Whether {@code node} runs on the host: Shape and Size always (they read a shape), any other node when its
-     * outputs are all int32/int64/bool (shape arithmetic) and every input it has is a host value. Whether JavaCpu
-     * has a kernel for it is asked after.
+     * Whether {@code node} runs on the host: Shape and Size always (they read a shape), any other node when every
+     * input it has is a host value and its outputs are all int32/int64/bool (shape arithmetic) or it is one of
+     * {@link #HOST_ELEMENTWISE}. Whether JavaCpu has a kernel for it is asked after.
      */
     private static boolean runsOnHost(Node node, int[] inputSlots, List<Boolean> hostResident) {
         if (!node.isOnnxDomain()) {
@@ -283,7 +291,8 @@ public final class CudaSubgraphProgram implements CompiledNode {
             return true;
         }
         for (ValueInfo output : node.outputs()) {
-            if (output == null || !SHAPE_ARITHMETIC_TYPES.contains(output.elementType())) {
+            if (output == null || !SHAPE_ARITHMETIC_TYPES.contains(output.elementType())
+                    && !HOST_ELEMENTWISE.contains(node.opType())) {
                 return false;
             }
         }

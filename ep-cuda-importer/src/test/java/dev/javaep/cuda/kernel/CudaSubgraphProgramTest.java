@@ -519,6 +519,49 @@ class CudaSubgraphProgramTest {
         assertFalse(program.toString().isEmpty());
     }
 
+    private static ValueInfo floatConstant(String name, float... values) {
+        ByteBuffer b = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        for (float v : values) {
+            b.putFloat(v);
+        }
+        long[] shape = {values.length};
+        return new ValueInfo(name, ElementType.FLOAT, shape, true, true, new TensorValue(ElementType.FLOAT, shape, b.flip()));
+    }
+
+    @Test
+    void floatArithmeticOnHostValuesStaysOnTheHostButAFloatGeneratorDoesNot() {
+        // sizes * 1.5 as a Resize's sizes might be computed; zeros_like(x) is ConstantOfShape(Shape(x)) in float
+        ValueInfo sizes = floatConstant("sizes", 2, 4);
+        ValueInfo factor = floatConstant("factor", 1.5f);
+        ValueInfo scaled = typed("scaled", ElementType.FLOAT);
+        ValueInfo r = typed("r", ElementType.FLOAT);
+        ValueInfo zeros = typed("zeros", ElementType.FLOAT);
+        List<String> asked = new ArrayList<>();
+        float[][] seen = {null};
+        Graph g = group(typedNode("Mul", List.of(sizes, factor), scaled, Map.of()),
+                typedNode("Relu", List.of(scaled), r, Map.of()),
+                typedNode("Shape", List.of(X), SHAPE_OF_X, Map.of()),
+                typedNode("ConstantOfShape", List.of(SHAPE_OF_X), zeros, Map.of()));
+        CudaSubgraphProgram program = CudaSubgraphProgram.compile(g, typedFused(List.of(X, sizes, factor), List.of(r, zeros)),
+                device, node -> {
+                    asked.add(node.opType());
+                    return context -> {
+                        if (node.opType().equals("Relu")) {
+                            seen[0] = ((CudaKernelContext) context).hostInput(0).floats();
+                        }
+                        context.output(0, new long[] {0});
+                    };
+                });
+        assertEquals(List.of("Relu", "ConstantOfShape"), asked, "Mul and Shape run on the host, the float generator does not");
+        assertEquals(2, program.hostStepCount());
+        try (TypedRunContext c = new TypedRunContext(driver, STREAM, List.of(ElementType.FLOAT, ElementType.FLOAT), List.of(
+                Data.floats(iota(6), 2, 3), Data.floats(new float[] {2, 4}, 2), Data.floats(new float[] {1.5f}, 1)))) {
+            program.compute(c);
+        }
+        assertArrayEquals(new float[] {3, 6}, seen[0]);
+        assertEquals(0, program.deviceToHostCopies());
+    }
+
     @Test
     void aShapeOnlyTheDeviceHasIsCopiedToTheHostAndCounted() {
         ValueInfo shape = typed("shape", ElementType.INT64); // a graph input: device memory
