@@ -16,4 +16,13 @@ public interface CudaKernelContext extends KernelContext {
      * synchronisation per Run: keep shape arithmetic on the host).
      */
     TensorValue hostInput(int index);
+
+    /**
+     * Whether input {@code index} has a value in host memory already (a constant of the model, or a value the
+     * group computed on the host), so that {@link #hostInput} costs no copy. A kernel can then check indices
+     * on the host before it launches; it should not ask for a value that is only on the device just to check.
+     */
+    default boolean hasHostValue(int index) {
+        return false;
+    }
 }

@@ -1,5 +1,8 @@
 package dev.javaep.cuda.kernel;
 
+import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.CpuKernels;
+import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.spi.CompiledNode;
@@ -10,6 +13,8 @@ import dev.javaep.spi.Node;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.TensorValue;
 import dev.javaep.spi.ValueInfo;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -18,6 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
@@ -37,6 +44,16 @@ import java.util.stream.IntStream;
  * A Run whose intermediates outgrow the plan (a shape that depends on data) gives those values their own
  * allocation and replaces the plan after the Run.
  *
+ * <p><b>Shape arithmetic runs on the host.</b> Models exported by PyTorch compute shapes at run time
+ * (Shape → Gather → Unsqueeze → Concat → Reshape). Compile decides which values are <i>host values</i>: the
+ * fused node's constant inputs whose value the model gives ({@link ValueInfo#value()}), the outputs of Shape
+ * and Size, and the outputs of nodes whose inputs are all host values and whose outputs are int32, int64 or
+ * bool (Gather, Concat, Unsqueeze, Slice, Add, Cast, Equal, Where, Range, ConstantOfShape, ...) or that are
+ * elementwise arithmetic (a float scale computed from a shape), when JavaCpu has a kernel for the node. Those steps run on the host with JavaCpu's kernels ({@link CpuKernels})
+ * and take no workspace; {@link CudaKernelContext#hostInput} returns their values without a copy. A device
+ * kernel that reads a host value as a device tensor gets it uploaded on the Run's stream (from pageable memory,
+ * which the driver stages before the call returns), as does a host value that is an output of the fused node.
+ *
  * <p>Holds no per-Run state outside the call: plans are immutable and their cache is synchronised, so
  * concurrent Runs are safe.
  */
@@ -50,8 +67,30 @@ public final class CudaSubgraphProgram implements CompiledNode {
 
     private static final int NONE = -1;
 
-    /** One node: its kernel and the slots of its inputs and outputs ({@link #NONE} for an omitted one). */
-    private record Step(Node node, CompiledNode kernel, int[] inputSlots, int[] outputSlots, int[] lastReadHere) {}
+    /** Element types of shape arithmetic: a node producing only these from host values runs on the host. */
+    private static final Set<ElementType> SHAPE_ARITHMETIC_TYPES = Set.of(ElementType.INT32, ElementType.INT64,
+            ElementType.BOOL);
+    /** Ops whose outputs are host values whatever their inputs are: they read only their input's shape. */
+    private static final Set<String> SHAPE_READERS = Set.of("Shape", "Size");
+    /**
+     * Elementwise ops that run on host values of any type: their output is no larger than their inputs broadcast,
+     * so a float computed from shapes (a Resize's sizes as Shape → Cast → Mul → Floor → Cast) stays on the host.
+     * Generators (ConstantOfShape, Expand, Tile, Range) are not among them: {@code zeros_like(x)} is a
+     * ConstantOfShape of x's shape, whose float output belongs on the device.
+     */
+    private static final Set<String> HOST_ELEMENTWISE = Set.of("Cast", "CastLike", "Add", "Sub", "Mul", "Div", "Neg",
+            "Abs", "Floor", "Ceil", "Round", "Sqrt", "Reciprocal", "Min", "Max", "Clip");
+
+    /**
+     * One node: its device kernel, or ({@code hostKernel} set, {@code kernel} null) the JavaCpu kernel that
+     * computes it on the host, and the slots of its inputs and outputs ({@link #NONE} for an omitted one).
+     */
+    private record Step(Node node, CompiledNode kernel, CpuKernel hostKernel, int[] inputSlots, int[] outputSlots,
+                        int[] lastReadHere) {
+        boolean onHost() {
+            return hostKernel != null;
+        }
+    }
 
     private final CudaDevice device;
     private final String name;
@@ -65,11 +104,16 @@ public final class CudaSubgraphProgram implements CompiledNode {
     private final ElementType[] intermediateTypes;
     private final int[] firstStep;
     private final int[] lastStep;
+    /** Per slot: the constant's value in host memory (fused inputs the model gives a value for), or null. */
+    private final HostTensor[] constants;
+    private final boolean anyHostStep;
     private final PlanCache plans = new PlanCache();
+    /** Host values a step asked for that existed only on the device (each a stream synchronisation). */
+    private final AtomicLong deviceToHostCopies = new AtomicLong();
 
     private CudaSubgraphProgram(CudaDevice device, String name, Step[] steps, int slotCount, int[] fusedInputSlots,
                                 int[] fusedOutputOf, int[] intermediateOf, ElementType[] intermediateTypes,
-                                int[] firstStep, int[] lastStep) {
+                                int[] firstStep, int[] lastStep, HostTensor[] constants) {
         this.device = device;
         this.name = name;
         this.steps = steps;
@@ -80,6 +124,8 @@ public final class CudaSubgraphProgram implements CompiledNode {
         this.intermediateTypes = intermediateTypes;
         this.firstStep = firstStep;
         this.lastStep = lastStep;
+        this.constants = constants;
+        this.anyHostStep = Arrays.stream(steps).anyMatch(Step::onHost);
     }
 
     /** Compiles a group of nodes {@link CudaOps#support} accepts; {@code subgraph} lists them in topological order. */
@@ -87,9 +133,18 @@ public final class CudaSubgraphProgram implements CompiledNode {
         return compile(subgraph, fusedNode, device, node -> CudaOps.compile(node, device));
     }
 
-    /** As {@link #compile(Graph, Node, CudaDevice)} with the step kernels from {@code kernels} (tests inject steps here). */
+    /**
+     * As {@link #compile(Graph, Node, CudaDevice)} with the device step kernels from {@code kernels} (tests inject
+     * steps here; it is asked only for the steps that run on the device).
+     */
     static CudaSubgraphProgram compile(Graph subgraph, Node fusedNode, CudaDevice device,
                                        Function<Node, CompiledNode> kernels) {
+        return compile(subgraph, fusedNode, device, kernels, CpuKernels::forNode);
+    }
+
+    /** As above with the host step kernels from {@code hostKernels} (empty: the node runs on the device). */
+    static CudaSubgraphProgram compile(Graph subgraph, Node fusedNode, CudaDevice device,
+                                       Function<Node, CompiledNode> kernels, Function<Node, Optional<CpuKernel>> hostKernels) {
         String groupName = fusedNode.name();
         List<Node> nodes = subgraph.nodes();
         if (nodes.isEmpty()) {
@@ -102,14 +157,23 @@ public final class CudaSubgraphProgram implements CompiledNode {
         List<Integer> firstStep = new ArrayList<>();
         List<Integer> lastStep = new ArrayList<>();
 
+        List<TensorValue> constantValues = new ArrayList<>();
+        List<Boolean> hostResident = new ArrayList<>();
         int[] fusedInputSlots = new int[fusedNode.inputs().size()];
         for (int i = 0; i < fusedInputSlots.length; i++) {
-            String value = nameOf(fusedNode.inputs().get(i));
+            ValueInfo info = fusedNode.inputs().get(i);
+            String value = nameOf(info);
             fusedInputSlots[i] = value == null ? NONE : slotOf.computeIfAbsent(value, v -> {
                 fusedOutputOf.add(NONE);
                 intermediateOf.add(NONE);
+                constantValues.add(null);
+                hostResident.add(false);
                 return fusedOutputOf.size() - 1;
             });
+            if (value != null && info.value() != null) {
+                constantValues.set(fusedInputSlots[i], info.value());
+                hostResident.set(fusedInputSlots[i], true);
+            }
         }
         Map<String, Integer> fusedOutputIndex = new HashMap<>();
         for (int i = 0; i < fusedNode.outputs().size(); i++) {
@@ -119,8 +183,10 @@ public final class CudaSubgraphProgram implements CompiledNode {
             }
         }
 
+        Set<Integer> fusedInputs = Arrays.stream(fusedInputSlots).boxed().collect(java.util.stream.Collectors.toSet());
         List<int[]> stepInputs = new ArrayList<>();
         List<int[]> stepOutputs = new ArrayList<>();
+        List<CpuKernel> hostSteps = new ArrayList<>();
         for (int s = 0; s < nodes.size(); s++) {
             Node node = nodes.get(s);
             int[] inputs = new int[node.inputs().size()];
@@ -136,7 +202,15 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 if (value != null && intermediateOf.get(slot) != NONE) {
                     lastStep.set(intermediateOf.get(slot), s);
                 }
+                if (value != null && fusedInputs.contains(slot) && constantValues.get(slot) == null
+                        && node.inputs().get(i).value() != null) {
+                    // a constant whose value the consuming node's view of it carries, not the fused node's
+                    constantValues.set(slot, node.inputs().get(i).value());
+                    hostResident.set(slot, true);
+                }
             }
+            CpuKernel hostKernel = runsOnHost(node, inputs, hostResident) ? hostKernels.apply(node).orElse(null) : null;
+            hostSteps.add(hostKernel);
             int[] outputs = new int[node.outputs().size()];
             for (int i = 0; i < outputs.length; i++) {
                 ValueInfo info = node.outputs().get(i);
@@ -153,14 +227,16 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 slotOf.put(value, slot);
                 Integer fusedOutput = fusedOutputIndex.get(value);
                 fusedOutputOf.add(fusedOutput == null ? NONE : fusedOutput);
-                if (fusedOutput != null) {
-                    intermediateOf.add(NONE);
+                constantValues.add(null);
+                hostResident.add(hostKernel != null);
+                if (fusedOutput == null && (!info.isTensor() || info.elementType() == null || info.elementType().byteSize() == 0)) {
+                    throw new IllegalArgumentException("javaep: " + node + " in fused node '" + groupName
+                            + "': intermediate '" + value + "' is " + (info.isTensor() ? info.elementType() : "not a tensor")
+                            + ", which device memory cannot hold as fixed-size elements");
+                }
+                if (fusedOutput != null || hostKernel != null) {
+                    intermediateOf.add(NONE); // ORT's tensor, or a host value: no workspace
                 } else {
-                    if (!info.isTensor() || info.elementType() == null || info.elementType().byteSize() == 0) {
-                        throw new IllegalArgumentException("javaep: " + node + " in fused node '" + groupName
-                                + "': intermediate '" + value + "' is " + (info.isTensor() ? info.elementType() : "not a tensor")
-                                + ", which device memory cannot hold as fixed-size elements");
-                    }
                     intermediateOf.add(intermediateTypes.size());
                     intermediateTypes.add(info.elementType());
                     firstStep.add(s);
@@ -183,13 +259,59 @@ public final class CudaSubgraphProgram implements CompiledNode {
         for (int s = 0; s < steps.length; s++) {
             int step = s;
             int[] lastReadHere = IntStream.range(0, last.length).filter(v -> last[v] == step).toArray();
-            steps[s] = new Step(nodes.get(s), kernels.apply(nodes.get(s)), stepInputs.get(s), stepOutputs.get(s), lastReadHere);
+            CpuKernel hostKernel = hostSteps.get(s);
+            steps[s] = new Step(nodes.get(s), hostKernel == null ? kernels.apply(nodes.get(s)) : null, hostKernel,
+                    stepInputs.get(s), stepOutputs.get(s), lastReadHere);
+        }
+        HostTensor[] constants = new HostTensor[constantValues.size()];
+        Arena constantMemory = Arena.ofAuto(); // lives as long as the program can reach it
+        for (int slot = 0; slot < constants.length; slot++) {
+            TensorValue value = constantValues.get(slot);
+            if (value != null) {
+                constants[slot] = hostCopy(constantMemory, value);
+            }
         }
         return new CudaSubgraphProgram(device, groupName, steps, fusedOutputOf.size(), fusedInputSlots,
                 fusedOutputOf.stream().mapToInt(Integer::intValue).toArray(),
                 intermediateOf.stream().mapToInt(Integer::intValue).toArray(),
                 intermediateTypes.toArray(ElementType[]::new),
-                firstStep.stream().mapToInt(Integer::intValue).toArray(), last);
+                firstStep.stream().mapToInt(Integer::intValue).toArray(), last, constants);
+    }
+
+    /**
+     * Whether {@code node} runs on the host: Shape and Size always (they read a shape), any other node when every
+     * input it has is a host value and its outputs are all int32/int64/bool (shape arithmetic) or it is one of
+     * {@link #HOST_ELEMENTWISE}. Whether JavaCpu has a kernel for it is asked after.
+     */
+    private static boolean runsOnHost(Node node, int[] inputSlots, List<Boolean> hostResident) {
+        if (!node.isOnnxDomain()) {
+            return false;
+        }
+        if (SHAPE_READERS.contains(node.opType())) {
+            return true;
+        }
+        for (ValueInfo output : node.outputs()) {
+            if (output == null || !SHAPE_ARITHMETIC_TYPES.contains(output.elementType())
+                    && !HOST_ELEMENTWISE.contains(node.opType())) {
+                return false;
+            }
+        }
+        for (int slot : inputSlots) {
+            if (slot != NONE && !hostResident.get(slot)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A constant's bytes in native memory, where JavaCpu's kernels read them. */
+    private static HostTensor hostCopy(Arena arena, TensorValue value) {
+        if (value.elementType().byteSize() == 0) {
+            throw new IllegalArgumentException("javaep: a constant of " + value.elementType() + " is not fixed-size");
+        }
+        HostTensor tensor = HostTensor.allocate(arena, value.elementType(), value.shape());
+        MemorySegment.copy(MemorySegment.ofBuffer(value.data()), 0, tensor.data(), 0, tensor.byteSize());
+        return tensor;
     }
 
     private static String nameOf(ValueInfo value) {
@@ -207,23 +329,31 @@ public final class CudaSubgraphProgram implements CompiledNode {
             }
         }
         RunMemory memory = intermediateTypes.length == 0 ? null : new RunMemory(signature(values), stream);
-        StepContext stepContext = new StepContext(context, values, memory, stream);
-        try {
-            for (Step step : steps) {
-                stepContext.step = step;
-                step.kernel().compute(stepContext);
-                if (memory != null) {
-                    memory.lastReadBy(step);
+        try (Arena hostMemory = anyHostStep ? Arena.ofConfined() : null) {
+            StepContext stepContext = new StepContext(context, values, constants.clone(), hostMemory, memory, stream);
+            try {
+                for (Step step : steps) {
+                    stepContext.step = step;
+                    if (step.onHost()) {
+                        stepContext.runOnHost();
+                    } else {
+                        step.kernel().compute(stepContext);
+                    }
+                    if (memory != null) {
+                        memory.lastReadBy(step);
+                    }
                 }
+            } catch (Throwable failure) {
+                stepContext.freeUploads(failure);
+                if (memory != null) {
+                    memory.release(failure);
+                }
+                throw failure;
             }
-        } catch (Throwable failure) {
+            stepContext.freeUploads(null);
             if (memory != null) {
-                memory.release(failure);
+                memory.finish();
             }
-            throw failure;
-        }
-        if (memory != null) {
-            memory.finish();
         }
     }
 
@@ -239,6 +369,16 @@ public final class CudaSubgraphProgram implements CompiledNode {
     /** How many steps the group runs (one per node). */
     public int stepCount() {
         return steps.length;
+    }
+
+    /** How many steps run on the host (shape arithmetic), with JavaCpu's kernels. */
+    int hostStepCount() {
+        return (int) Arrays.stream(steps).filter(Step::onHost).count();
+    }
+
+    /** How many times a step asked for a host value that existed only on the device (a synchronising copy each). */
+    long deviceToHostCopies() {
+        return deviceToHostCopies.get();
     }
 
     /** How many values of the group live in the EP's memory. */
@@ -259,28 +399,138 @@ public final class CudaSubgraphProgram implements CompiledNode {
     @Override
     public void close() {
         for (Step step : steps) {
-            step.kernel().close();
+            if (step.kernel() != null) {
+                step.kernel().close();
+            }
         }
     }
 
     @Override
     public String toString() {
-        return "CudaSubgraphProgram[" + name + ": " + steps.length + " nodes, " + intermediateTypes.length + " intermediates]";
+        return "CudaSubgraphProgram[" + name + ": " + steps.length + " nodes (" + hostStepCount() + " on the host), "
+                + intermediateTypes.length + " intermediates]";
     }
 
-    /** What one step sees: its inputs by slot, its outputs in ORT's tensors or the EP's memory. */
+    /**
+     * What one step sees: its inputs by slot, its outputs in ORT's tensors or the EP's memory; host values by
+     * slot, and the device copies made of them in this Run.
+     */
     private final class StepContext implements CudaKernelContext {
         private final KernelContext run;
+        /** Per slot: the value as a device tensor (ORT's, the EP's, or an upload of a host value), once there is one. */
         private final Tensor[] values;
+        /** Per slot: the value in host memory (a constant, or computed by a host step in this Run), or null. */
+        private final HostTensor[] host;
+        private final Arena hostMemory;
         private final RunMemory memory;
         private final long stream;
+        /** Device allocations holding uploaded host values, freed at the end of the Run. */
+        private final List<Long> uploads = new ArrayList<>();
         Step step;
 
-        StepContext(KernelContext run, Tensor[] values, RunMemory memory, long stream) {
+        StepContext(KernelContext run, Tensor[] values, HostTensor[] host, Arena hostMemory, RunMemory memory, long stream) {
             this.run = run;
             this.values = values;
+            this.host = host;
+            this.hostMemory = hostMemory;
             this.memory = memory;
             this.stream = stream;
+        }
+
+        /** Runs the current step's JavaCpu kernel on host values (Shape and Size read only the shape of a device one). */
+        void runOnHost() {
+            int[] inputSlots = step.inputSlots();
+            List<Tensor> inputs = new ArrayList<>(inputSlots.length);
+            for (int slot : inputSlots) {
+                inputs.add(slot == NONE ? null : host[slot] != null ? host[slot] : values[slot]);
+            }
+            CpuKernel kernel = step.hostKernel();
+            long[][] shapes = kernel.outputShapes(inputs);
+            int[] outputSlots = step.outputSlots();
+            List<HostTensor> outputs = new ArrayList<>(outputSlots.length);
+            for (int i = 0; i < outputSlots.length; i++) {
+                if (outputSlots[i] == NONE) {
+                    outputs.add(null);
+                    continue;
+                }
+                HostTensor value = HostTensor.allocate(hostMemory, step.node().outputs().get(i).elementType(), shapes[i]);
+                host[outputSlots[i]] = value;
+                outputs.add(value);
+            }
+            kernel.compute(inputs, outputs);
+            for (int i = 0; i < outputSlots.length; i++) {
+                int slot = outputSlots[i];
+                if (slot != NONE && fusedOutputOf[slot] != NONE) {
+                    Tensor target = run.output(fusedOutputOf[slot], shapes[i]);
+                    copyToDevice(outputs.get(i), target.data().address());
+                    values[slot] = target;
+                }
+            }
+        }
+
+        /** Queues the copy of a host value to device memory on the Run's stream; the driver stages pageable bytes before it returns. */
+        private void copyToDevice(HostTensor value, long address) {
+            long bytes = value.byteSize();
+            if (bytes > 0) {
+                device.driver().memcpyHtoDAsync(address, value.data().address(), bytes, stream);
+            }
+        }
+
+        /**
+         * A host value as a device tensor: its shape and type at once, its device memory (an allocation of its
+         * own, freed at the end of the Run) uploaded the first time a step asks for its address, so that a step
+         * that only looks at the shape, or checks that the input is there, costs nothing.
+         */
+        private final class HostValueOnDevice implements Tensor {
+            private final HostTensor value;
+            private MemorySegment data;
+
+            HostValueOnDevice(HostTensor value) {
+                this.value = value;
+            }
+
+            @Override
+            public ElementType elementType() {
+                return value.elementType();
+            }
+
+            @Override
+            public long[] shape() {
+                return value.shape().clone();
+            }
+
+            @Override
+            public MemorySegment data() {
+                if (data == null) {
+                    long bytes = value.byteSize();
+                    long address = 0;
+                    if (bytes > 0) {
+                        address = device.driver().memAllocAsync(bytes, stream);
+                        uploads.add(address);
+                        copyToDevice(value, address);
+                    }
+                    data = MemorySegment.ofAddress(address);
+                }
+                return data;
+            }
+        }
+
+        /** Returns the uploads' memory in stream order; after a failure, keeps the first error. */
+        void freeUploads(Throwable failure) {
+            if (uploads.isEmpty() || device.isLost()) {
+                return;
+            }
+            try {
+                for (long address : uploads) {
+                    device.driver().memFreeAsync(address, stream);
+                }
+                uploads.clear();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    throw e;
+                }
+                failure.addSuppressed(e);
+            }
         }
 
         @Override
@@ -295,8 +545,21 @@ public final class CudaSubgraphProgram implements CompiledNode {
 
         @Override
         public Tensor input(int index) {
+            int slot = slotOfInput(index);
+            if (slot == NONE) {
+                return null;
+            }
+            Tensor tensor = values[slot];
+            if (tensor == null && host[slot] != null) {
+                tensor = new HostValueOnDevice(host[slot]);
+                values[slot] = tensor;
+            }
+            return tensor;
+        }
+
+        private int slotOfInput(int index) {
             int[] slots = step.inputSlots();
-            return index < 0 || index >= slots.length || slots[index] == NONE ? null : values[slots[index]];
+            return index < 0 || index >= slots.length ? NONE : slots[index];
         }
 
         @Override
@@ -326,28 +589,36 @@ public final class CudaSubgraphProgram implements CompiledNode {
         }
 
         @Override
+        public boolean hasHostValue(int index) {
+            int slot = slotOfInput(index);
+            return slot != NONE && host[slot] != null;
+        }
+
+        @Override
         public TensorValue hostInput(int index) {
-            List<ValueInfo> inputs = step.node().inputs();
-            ValueInfo info = index < 0 || index >= inputs.size() ? null : inputs.get(index);
-            if (info == null) {
+            int slot = slotOfInput(index);
+            if (slot == NONE) {
                 return null;
             }
-            if (info.value() != null) {
+            HostTensor value = host[slot];
+            if (value != null) {
+                return new TensorValue(value.elementType(), value.shape(), value.data().asByteBuffer());
+            }
+            ValueInfo info = step.node().inputs().get(index);
+            if (info != null && info.value() != null) {
                 return info.value();
             }
             Tensor tensor = input(index);
-            if (tensor == null) {
-                return null;
-            }
-            return copyToHost(tensor);
+            return tensor == null ? null : copyToHost(tensor);
         }
 
         private TensorValue copyToHost(Tensor tensor) {
-            long bytes = tensor.byteSize(); // a device tensor's data() is a zero-length segment at its address
+            deviceToHostCopies.incrementAndGet();
+            long bytes = tensor.byteSize(); // a device tensor's segment is empty: its size is its shape's
             java.nio.ByteBuffer host = java.nio.ByteBuffer.allocateDirect((int) bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
             if (bytes > 0) {
                 device.driver().streamSynchronize(stream);
-                device.driver().memcpyDtoH(java.lang.foreign.MemorySegment.ofBuffer(host), tensor.data().address(), bytes);
+                device.driver().memcpyDtoH(MemorySegment.ofBuffer(host), tensor.data().address(), bytes);
             }
             return new TensorValue(tensor.elementType(), tensor.shape(), host);
         }

@@ -9,6 +9,7 @@ import static dev.javaep.cuda.kernel.Groups.group;
 import static dev.javaep.cuda.kernel.Groups.node;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,11 +17,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.FakeCuda;
+import dev.javaep.cpu.kernel.CpuKernels;
+import dev.javaep.cuda.kernel.tensor.TypedRunContext;
+import dev.javaep.cuda.kernel.tensor.TypedRunContext.Data;
+import dev.javaep.spi.Attribute;
 import dev.javaep.spi.CompiledNode;
+import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.Node;
+import dev.javaep.spi.Tensor;
+import dev.javaep.spi.TensorValue;
+import dev.javaep.spi.ValueInfo;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,7 +46,8 @@ import org.junit.jupiter.api.Test;
  * Compiled groups of real nodes (Add, Sub, Mul, Div, Relu, Identity) run over the stand-in libcuda, whose
  * kernels compute on the host: the wiring of values by name, fused outputs read inside the group, the
  * planned workspace (one stream-ordered allocation per Run once a shape was seen), plans per input shape,
- * and the memory returned when a step fails.
+ * and the memory returned when a step fails; and host values: shape arithmetic that runs on the host with
+ * JavaCpu's kernels (which steps, no workspace, no copies), uploads where a device step or a fused output needs one.
  */
 class CudaSubgraphProgramTest {
     private static final long STREAM = 0x5A11;
@@ -364,5 +378,221 @@ class CudaSubgraphProgramTest {
         CompiledNode single = CudaSubgraphProgram.compile(group(node("Relu", List.of("x"), "y")),
                 fused(List.of("x"), List.of("y")), device);
         assertSame(CudaSubgraphProgram.class, single.getClass());
+    }
+
+    // ---- host values -------------------------------------------------------------------------------
+
+    private static ValueInfo typed(String name, ElementType type) {
+        return new ValueInfo(name, type, null, true);
+    }
+
+    /** An int64 constant initializer as GetCapability copies it: its value is in the ValueInfo. */
+    private static ValueInfo int64Constant(String name, long[] shape, long... values) {
+        ByteBuffer b = ByteBuffer.allocate(values.length * 8).order(ByteOrder.LITTLE_ENDIAN);
+        for (long v : values) {
+            b.putLong(v);
+        }
+        return new ValueInfo(name, ElementType.INT64, shape, true, true, new TensorValue(ElementType.INT64, shape, b.flip()));
+    }
+
+    private static Node typedNode(String op, List<ValueInfo> inputs, ValueInfo output, Map<String, Attribute> attributes) {
+        return new Node(output.name().hashCode(), op + "_" + output.name(), op, "", 13, inputs, List.of(output), attributes);
+    }
+
+    private static Node typedFused(List<ValueInfo> inputs, List<ValueInfo> outputs) {
+        return new Node(7, "JavaCuda_fused_host", "JavaCuda_fused", "javaep", 1, inputs, outputs, Map.of());
+    }
+
+    private static final ValueInfo X = typed("x", ElementType.FLOAT);
+    private static final ValueInfo SHAPE_OF_X = typed("shape_of_x", ElementType.INT64);
+
+    private static float[] iota(int n) {
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = i * 0.5f - 3;
+        }
+        return v;
+    }
+
+    /** Records which nodes the program asks device kernels for, and makes them as the EP does. */
+    private static final class DeviceSteps implements java.util.function.Function<Node, CompiledNode> {
+        final List<String> asked = new ArrayList<>();
+
+        @Override
+        public CompiledNode apply(Node node) {
+            asked.add(node.opType());
+            return CudaOps.compile(node, device);
+        }
+    }
+
+    @Test
+    void aPyTorchDynamicReshapeRunsItsShapeArithmeticOnTheHost() {
+        // x.view(x.size(0), -1) as torch.onnx exports it: Shape -> Gather -> Unsqueeze -> Concat -> Reshape
+        ValueInfo zero = int64Constant("zero", new long[0], 0);
+        ValueInfo axes = int64Constant("axes", new long[] {1}, 0);
+        ValueInfo minusOne = int64Constant("minus_one", new long[] {1}, -1);
+        ValueInfo batch = typed("batch", ElementType.INT64);
+        ValueInfo batch1 = typed("batch_1d", ElementType.INT64);
+        ValueInfo target = typed("target_shape", ElementType.INT64);
+        ValueInfo out = typed("out", ElementType.FLOAT);
+        Graph g = group(typedNode("Shape", List.of(X), SHAPE_OF_X, Map.of()),
+                typedNode("Gather", List.of(SHAPE_OF_X, zero), batch, Map.of("axis", new Attribute.IntValue("axis", 0))),
+                typedNode("Unsqueeze", List.of(batch, axes), batch1, Map.of()),
+                typedNode("Concat", List.of(batch1, minusOne), target, Map.of("axis", new Attribute.IntValue("axis", 0))),
+                typedNode("Reshape", List.of(X, target), out, Map.of()));
+        DeviceSteps deviceSteps = new DeviceSteps();
+        CudaSubgraphProgram program = CudaSubgraphProgram.compile(g, typedFused(List.of(X, zero, axes, minusOne), List.of(out)),
+                device, deviceSteps);
+        assertEquals(List.of("Reshape"), deviceSteps.asked, "only the Reshape runs on the device");
+        assertEquals(4, program.hostStepCount());
+        assertEquals(0, program.intermediateCount(), "host values take no workspace");
+
+        float[] x = iota(24);
+        for (int run = 0; run < 2; run++) {
+            try (TypedRunContext c = new TypedRunContext(driver, STREAM, List.of(ElementType.FLOAT), List.of(
+                    Data.floats(x, 2, 3, 4), Data.longs(new long[] {0}), Data.longs(new long[] {0}, 1),
+                    Data.longs(new long[] {-1}, 1)))) {
+                long before = allocs();
+                program.compute(c);
+                assertEquals(before, allocs(), "no workspace and no uploads");
+                Data y = c.output(0);
+                assertArrayEquals(new long[] {2, 12}, y.shape());
+                assertArrayEquals(x, y.toFloats());
+            }
+        }
+        assertEquals(0, program.deviceToHostCopies(), "Reshape read its shape on the host without a copy");
+    }
+
+    @Test
+    void aHostValueIsUploadedForADeviceStepThatReadsItFromDeviceMemory() {
+        ValueInfo out = typed("out", ElementType.INT64);
+        Node fill = typedNode("ConstantOfShape", List.of(SHAPE_OF_X), out, Map.of());
+        Graph g = group(typedNode("Shape", List.of(X), SHAPE_OF_X, Map.of()), fill);
+        boolean[] sawHostValue = {false};
+        long[][] hostShape = {null};
+        CudaSubgraphProgram program = CudaSubgraphProgram.compile(g, typedFused(List.of(X), List.of(out)), device,
+                node -> context -> {
+                    // a device step (its host kernel is withheld below) that reads the shape from device memory
+                    CudaKernelContext cuda = (CudaKernelContext) context;
+                    sawHostValue[0] = cuda.hasHostValue(0);
+                    hostShape[0] = cuda.hostInput(0).longs();
+                    Tensor shape = context.input(0);
+                    Tensor y = context.output(0, shape.shape());
+                    driver.memcpyDtoDAsync(y.data().address(), shape.data().address(), shape.byteSize(), context.computeStream());
+                },
+                node -> node.opType().equals("ConstantOfShape") ? Optional.empty() : CpuKernels.forNode(node));
+        assertEquals(1, program.hostStepCount());
+        try (TypedRunContext c = new TypedRunContext(driver, STREAM, List.of(ElementType.INT64),
+                List.of(Data.floats(iota(24), 2, 3, 4)))) {
+            long allocs = allocs();
+            long frees = frees();
+            program.compute(c);
+            assertEquals(1, allocs() - allocs, "one upload");
+            assertEquals(1, frees() - frees, "returned at the end of the Run");
+            assertArrayEquals(new long[] {2, 3, 4}, c.output(0).toLongs());
+        }
+        assertTrue(sawHostValue[0]);
+        assertArrayEquals(new long[] {2, 3, 4}, hostShape[0]);
+        assertEquals(0, program.deviceToHostCopies());
+    }
+
+    @Test
+    void aHostValueThatIsAFusedOutputIsCopiedIntoOrtsTensor() {
+        ValueInfo rank = typed("rank", ElementType.INT64);
+        Graph g = group(typedNode("Shape", List.of(X), SHAPE_OF_X, Map.of()), typedNode("Size", List.of(SHAPE_OF_X), rank, Map.of()));
+        DeviceSteps deviceSteps = new DeviceSteps();
+        CudaSubgraphProgram program = CudaSubgraphProgram.compile(g, typedFused(List.of(X), List.of(SHAPE_OF_X, rank)), device,
+                deviceSteps);
+        assertEquals(List.of(), deviceSteps.asked);
+        try (TypedRunContext c = new TypedRunContext(driver, STREAM, List.of(ElementType.INT64, ElementType.INT64),
+                List.of(Data.floats(iota(30), 5, 1, 6)))) {
+            long allocs = allocs();
+            program.compute(c);
+            assertEquals(allocs, allocs());
+            assertArrayEquals(new long[] {5, 1, 6}, c.output(0).toLongs());
+            assertArrayEquals(new long[] {3}, c.output(1).toLongs());
+            assertArrayEquals(new long[0], c.output(1).shape());
+        }
+    }
+
+    @Test
+    void shapeArithmeticOnAValueOnlyTheDeviceHasStaysOnTheDevice() {
+        ValueInfo data = typed("data", ElementType.INT64); // computed by another EP: in device memory, value unknown
+        ValueInfo index = int64Constant("index", new long[0], 1);
+        ValueInfo picked = typed("picked", ElementType.INT64);
+        ValueInfo asFloat = typed("as_float", ElementType.FLOAT);
+        List<String> asked = new ArrayList<>();
+        Graph g = group(typedNode("Gather", List.of(data, index), picked, Map.of()),
+                typedNode("Shape", List.of(X), SHAPE_OF_X, Map.of()),
+                typedNode("ConstantOfShape", List.of(SHAPE_OF_X), asFloat, Map.of()));
+        CudaSubgraphProgram program = CudaSubgraphProgram.compile(g, typedFused(List.of(data, index, X), List.of(picked, asFloat)),
+                device, node -> {
+                    asked.add(node.opType());
+                    return context -> {};
+                });
+        assertEquals(List.of("Gather", "ConstantOfShape"), asked,
+                "Gather reads a device value; ConstantOfShape makes floats, which are not shape arithmetic");
+        assertEquals(1, program.hostStepCount());
+        assertFalse(program.toString().isEmpty());
+    }
+
+    private static ValueInfo floatConstant(String name, float... values) {
+        ByteBuffer b = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        for (float v : values) {
+            b.putFloat(v);
+        }
+        long[] shape = {values.length};
+        return new ValueInfo(name, ElementType.FLOAT, shape, true, true, new TensorValue(ElementType.FLOAT, shape, b.flip()));
+    }
+
+    @Test
+    void floatArithmeticOnHostValuesStaysOnTheHostButAFloatGeneratorDoesNot() {
+        // sizes * 1.5 as a Resize's sizes might be computed; zeros_like(x) is ConstantOfShape(Shape(x)) in float
+        ValueInfo sizes = floatConstant("sizes", 2, 4);
+        ValueInfo factor = floatConstant("factor", 1.5f);
+        ValueInfo scaled = typed("scaled", ElementType.FLOAT);
+        ValueInfo r = typed("r", ElementType.FLOAT);
+        ValueInfo zeros = typed("zeros", ElementType.FLOAT);
+        List<String> asked = new ArrayList<>();
+        float[][] seen = {null};
+        Graph g = group(typedNode("Mul", List.of(sizes, factor), scaled, Map.of()),
+                typedNode("Relu", List.of(scaled), r, Map.of()),
+                typedNode("Shape", List.of(X), SHAPE_OF_X, Map.of()),
+                typedNode("ConstantOfShape", List.of(SHAPE_OF_X), zeros, Map.of()));
+        CudaSubgraphProgram program = CudaSubgraphProgram.compile(g, typedFused(List.of(X, sizes, factor), List.of(r, zeros)),
+                device, node -> {
+                    asked.add(node.opType());
+                    return context -> {
+                        if (node.opType().equals("Relu")) {
+                            seen[0] = ((CudaKernelContext) context).hostInput(0).floats();
+                        }
+                        context.output(0, new long[] {0});
+                    };
+                });
+        assertEquals(List.of("Relu", "ConstantOfShape"), asked, "Mul and Shape run on the host, the float generator does not");
+        assertEquals(2, program.hostStepCount());
+        try (TypedRunContext c = new TypedRunContext(driver, STREAM, List.of(ElementType.FLOAT, ElementType.FLOAT), List.of(
+                Data.floats(iota(6), 2, 3), Data.floats(new float[] {2, 4}, 2), Data.floats(new float[] {1.5f}, 1)))) {
+            program.compute(c);
+        }
+        assertArrayEquals(new float[] {3, 6}, seen[0]);
+        assertEquals(0, program.deviceToHostCopies());
+    }
+
+    @Test
+    void aShapeOnlyTheDeviceHasIsCopiedToTheHostAndCounted() {
+        ValueInfo shape = typed("shape", ElementType.INT64); // a graph input: device memory
+        ValueInfo out = typed("out", ElementType.FLOAT);
+        Graph g = group(typedNode("Reshape", List.of(X, shape), out, Map.of()));
+        CudaSubgraphProgram program = CudaSubgraphProgram.compile(g, typedFused(List.of(X, shape), List.of(out)), device);
+        assertEquals(0, program.hostStepCount());
+        float[] x = iota(6);
+        try (TypedRunContext c = new TypedRunContext(driver, STREAM, List.of(ElementType.FLOAT),
+                List.of(Data.floats(x, 6), Data.longs(new long[] {3, -1}, 2)))) {
+            program.compute(c);
+            assertArrayEquals(new long[] {3, 2}, c.output(0).shape());
+            assertArrayEquals(x, c.output(0).toFloats());
+        }
+        assertEquals(1, program.deviceToHostCopies(), "the fallback: a synchronising copy");
     }
 }

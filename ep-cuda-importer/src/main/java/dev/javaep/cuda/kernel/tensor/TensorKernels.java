@@ -1,16 +1,217 @@
 package dev.javaep.cuda.kernel.tensor;
 
+import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.CpuKernels;
+import dev.javaep.cuda.driver.Nvrtc;
 import dev.javaep.cuda.kernel.CudaKernelFactory;
+import dev.javaep.cuda.kernel.CudaKernelLibrary;
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.Node;
 import dev.javaep.spi.ops.KernelTable;
 import dev.javaep.spi.ops.OnnxTypes;
+import dev.javaep.spi.ops.OpSchema;
 import dev.javaep.spi.ops.TensorOps;
+import dev.javaep.spi.ops.TensorOps.PadMode;
+import dev.javaep.spi.ops.TensorOps.ScatterReduction;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
 
-/** JavaCuda's rows for {@link TensorOps}. */
+/**
+ * JavaCuda's rows for {@link TensorOps}, mirroring JavaCpu's {@code dev.javaep.cpu.kernel.tensor.TensorKernels}:
+ * every schema version, every element type of 1, 2, 4, 8 or 16 bytes. Reshape, Flatten, Squeeze, Unsqueeze and
+ * Identity are device-to-device copies; Shape, Size and Constant are computed on the host; everything else is a
+ * CUDA C kernel, so those rows decline when NVRTC is absent.
+ */
 public final class TensorKernels {
     private TensorKernels() {}
 
     public static List<KernelTable.Row<CudaKernelFactory>> rows() {
-        return List.of(new KernelTable.Row<>(TensorOps.IDENTITY, "V", OnnxTypes.FIXED_SIZE, node -> IdentityNode::new));
+        List<KernelTable.Row<CudaKernelFactory>> rows = new ArrayList<>();
+        rows.add(mover(TensorOps.IDENTITY, "V", node -> IdentityNode::new));
+
+        rows.add(mover(TensorOps.RESHAPE_1, node -> {
+            long[] shape = TensorOps.requiredInts(node, "shape");
+            return view(node, in -> TensorOps.reshapeShape(in.shape(0), shape, false));
+        }));
+        rows.add(mover(TensorOps.RESHAPE_5, node -> view(node, in -> TensorOps.reshapeShape(in.shape(0), in.longs(1), false))));
+        rows.add(mover(TensorOps.RESHAPE_14, node -> {
+            boolean allowZero = node.intAttribute("allowzero", 0) != 0;
+            return view(node, in -> TensorOps.reshapeShape(in.shape(0), in.longs(1), allowZero));
+        }));
+        for (OpSchema flatten : List.of(TensorOps.FLATTEN_1, TensorOps.FLATTEN_9)) {
+            rows.add(mover(flatten, node -> {
+                long axis = node.intAttribute("axis", 1);
+                return view(node, in -> TensorOps.flattenShape(in.shape(0), axis));
+            }));
+        }
+        rows.add(mover(TensorOps.SQUEEZE_1, node -> {
+            long[] axes = TensorOps.ints(node, "axes");
+            return view(node, in -> TensorOps.squeezeShape(in.shape(0), axes));
+        }));
+        rows.add(mover(TensorOps.SQUEEZE_13, node -> view(node, in -> TensorOps.squeezeShape(in.shape(0), in.longs(1)))));
+        rows.add(mover(TensorOps.UNSQUEEZE_1, node -> {
+            long[] axes = TensorOps.requiredInts(node, "axes");
+            return view(node, in -> TensorOps.unsqueezeShape(in.shape(0), axes));
+        }));
+        rows.add(mover(TensorOps.UNSQUEEZE_13, node -> view(node, in -> TensorOps.unsqueezeShape(in.shape(0), in.longs(1)))));
+
+        rows.add(mover(TensorOps.TRANSPOSE, node -> {
+            long[] perm = TensorOps.ints(node, "perm");
+            return rearrange(node, in -> TensorOps.transpose(in.shape(0), perm));
+        }));
+        rows.add(mover(TensorOps.SLICE_1, node -> {
+            long[] starts = TensorOps.requiredInts(node, "starts");
+            long[] ends = TensorOps.requiredInts(node, "ends");
+            long[] axes = TensorOps.ints(node, "axes");
+            return rearrange(node, in -> TensorOps.slice(in.shape(0), starts, ends, axes, null));
+        }));
+        rows.add(mover(TensorOps.SLICE_10, node -> rearrange(node,
+                in -> TensorOps.slice(in.shape(0), in.longs(1), in.longs(2), in.longs(3), in.longs(4)))));
+        rows.add(mover(TensorOps.EXPAND, node -> rearrange(node, in -> TensorOps.expand(in.shape(0), in.longs(1)))));
+        rows.add(mover(TensorOps.TILE_1, node -> rearrange(node, in -> {
+            long[] x = in.shape(0);
+            double[] tiles = in.doubles(1);
+            double[] axis = in.doubles(2);
+            if (tiles.length != 1 || axis.length != 1) {
+                throw new IllegalArgumentException("Tile: tiles and axis must be scalars");
+            }
+            long[] repeats = new long[x.length];
+            Arrays.fill(repeats, 1);
+            repeats[TensorOps.axis("Tile", (long) axis[0], x.length)] = (long) tiles[0];
+            return TensorOps.tile(x, repeats);
+        })));
+        rows.add(mover(TensorOps.TILE_6, node -> rearrange(node, in -> TensorOps.tile(in.shape(0), in.longs(1)))));
+        rows.add(mover(TensorOps.DEPTH_TO_SPACE_1, node -> {
+            long blocksize = TensorOps.blocksize(node);
+            return rearrange(node, in -> TensorOps.depthToSpace(in.shape(0), blocksize, false));
+        }));
+        rows.add(mover(TensorOps.DEPTH_TO_SPACE_11, node -> {
+            long blocksize = TensorOps.blocksize(node);
+            boolean crd = TensorOps.columnRowDepth(node);
+            return rearrange(node, in -> TensorOps.depthToSpace(in.shape(0), blocksize, crd));
+        }));
+        rows.add(mover(TensorOps.SPACE_TO_DEPTH, node -> {
+            long blocksize = TensorOps.blocksize(node);
+            return rearrange(node, in -> TensorOps.spaceToDepth(in.shape(0), blocksize));
+        }));
+
+        rows.add(mover(TensorOps.CONCAT_1, node -> concat(node.intAttribute("axis", 1))));
+        rows.add(mover(TensorOps.CONCAT_4, node -> concat(TensorOps.requiredInt(node, "axis"))));
+        rows.add(mover(TensorOps.SPLIT_1, node -> split(node, true)));
+        rows.add(mover(TensorOps.SPLIT_2, node -> split(node, false)));
+        rows.add(mover(TensorOps.SPLIT_13, node -> split(node, true)));
+        rows.add(mover(TensorOps.SPLIT_18, node -> split(node, true)));
+
+        rows.add(mover(TensorOps.PAD_1, node -> padWithAttributes(node, "paddings")));
+        rows.add(mover(TensorOps.PAD_2, node -> padWithAttributes(node, "pads")));
+        for (OpSchema pad : List.of(TensorOps.PAD_11, TensorOps.PAD_18, TensorOps.PAD_19)) {
+            rows.add(mover(pad, node -> {
+                PadMode mode = PadMode.of(node);
+                requireNvrtc();
+                return device -> new PadNode(device, mode, null, null);
+            }));
+        }
+
+        rows.add(mover(TensorOps.GATHER, node -> {
+            long axis = node.intAttribute("axis", 0);
+            requireNvrtc();
+            return device -> new GatherNode(device, axis);
+        }));
+        rows.add(mover(TensorOps.GATHER_ELEMENTS, node -> {
+            long axis = node.intAttribute("axis", 0);
+            requireNvrtc();
+            return device -> new GatherElementsNode(device, axis);
+        }));
+        for (OpSchema scatter : List.of(TensorOps.SCATTER_ND_11, TensorOps.SCATTER_ND_16, TensorOps.SCATTER_ND_18)) {
+            rows.add(mover(scatter, node -> {
+                ScatterReduction reduction = ScatterReduction.of(node);
+                ElementType type = scatter.typeOf(node, "T");
+                if (reduction != ScatterReduction.NONE && !ScatterNDNode.REDUCIBLE.contains(type)) {
+                    throw new IllegalArgumentException("ScatterND: JavaCuda reduces (" + reduction + ") only "
+                            + ScatterNDNode.REDUCIBLE + ", the node is " + type);
+                }
+                requireNvrtc();
+                return device -> new ScatterNDNode(device, reduction, type);
+            }));
+        }
+
+        for (OpSchema hostComputed : List.of(TensorOps.SHAPE_1, TensorOps.SHAPE_15, TensorOps.SIZE, TensorOps.CONSTANT_1,
+                TensorOps.CONSTANT_12)) {
+            rows.add(mover(hostComputed, node -> {
+                CpuKernel kernel = CpuKernels.forNode(node).orElseThrow(() -> new IllegalArgumentException(
+                        node.opType() + ": " + CpuKernels.support(node)));
+                return device -> new HostComputedNode(device, node.opType(), kernel);
+            }));
+        }
+        rows.add(mover(TensorOps.CONSTANT_OF_SHAPE, "T2", node -> {
+            var fill = TensorOps.fillValue(node);
+            requireNvrtc();
+            return device -> new FillNode(device, fill);
+        }));
+        rows.add(row(TensorOps.RANGE, "T", TensorOps.RANGE.types().get("T"), node -> {
+            requireNvrtc();
+            return device -> new FillNode(device, null);
+        }));
+        return List.copyOf(rows);
+    }
+
+    private static void requireNvrtc() {
+        if (!CudaKernelLibrary.compilesSources()) {
+            throw new UnsupportedOperationException("JavaCuda compiles this op's kernel with NVRTC: " + Nvrtc.absenceReason());
+        }
+    }
+
+    private static CudaKernelFactory view(Node node, Function<DeviceInputs, long[]> rule) {
+        String op = node.opType();
+        return device -> new ViewNode(device, op, rule);
+    }
+
+    private static CudaKernelFactory rearrange(Node node, Function<DeviceInputs, TensorOps.Rearrangement> rule) {
+        requireNvrtc();
+        String op = node.opType();
+        return device -> new RearrangeNode(device, op, rule);
+    }
+
+    private static CudaKernelFactory concat(long axis) {
+        requireNvrtc();
+        return device -> new ConcatNode(device, axis);
+    }
+
+    private static CudaKernelFactory split(Node node, boolean splitInput) {
+        Long numOutputs = TensorOps.splitNumOutputs(node);
+        long[] split = TensorOps.ints(node, "split");
+        long axis = node.intAttribute("axis", 0);
+        requireNvrtc();
+        return device -> new SplitNode(device, axis, split, splitInput, numOutputs);
+    }
+
+    private static CudaKernelFactory padWithAttributes(Node node, String padsAttribute) {
+        ElementType type = node.inputs().getFirst().elementType();
+        PadMode mode = PadMode.of(node);
+        long[] pads = TensorOps.requiredInts(node, padsAttribute);
+        byte[] value = TensorOps.padValueBits(node.floatAttribute("value", 0f), type);
+        requireNvrtc();
+        return device -> new PadNode(device, mode, pads, value);
+    }
+
+    private static KernelTable.Row<CudaKernelFactory> mover(OpSchema schema, Function<Node, CudaKernelFactory> factory) {
+        return mover(schema, "T", factory);
+    }
+
+    private static KernelTable.Row<CudaKernelFactory> mover(OpSchema schema, String parameter,
+                                                            Function<Node, CudaKernelFactory> factory) {
+        return row(schema, parameter, OnnxTypes.FIXED_SIZE, factory);
+    }
+
+    private static KernelTable.Row<CudaKernelFactory> row(OpSchema schema, String parameter, Set<ElementType> types,
+                                                          Function<Node, CudaKernelFactory> factory) {
+        EnumSet<ElementType> within = EnumSet.noneOf(ElementType.class);
+        within.addAll(types);
+        within.retainAll(schema.types().get(parameter));
+        return new KernelTable.Row<>(schema, parameter, within, factory);
     }
 }

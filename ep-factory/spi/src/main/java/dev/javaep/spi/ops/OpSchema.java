@@ -27,17 +27,36 @@ import java.util.Set;
  * @param outputs     the type parameter of each output
  * @param attributes  attribute name → the {@link Attribute} variant it must be
  * @param types       type parameter → the element types ONNX allows for it
+ * @param variadicInputs  whether the last input may repeat (Concat's inputs, Sum's): a node may have more inputs
+ *                        than {@code inputs} lists, each bound to the last one's type parameter
+ * @param variadicOutputs whether the last output may repeat (Split's outputs), the same way
  * @param minOutputs  how many outputs the node must have; outputs past it are optional (LayerNormalization's
  *                    Mean and InvStdDev) and may be omitted or left off the end
  */
 public record OpSchema(String domain, String opType, int since, int last, int minInputs, List<String> inputs,
                        List<String> outputs, Map<String, Class<? extends Attribute>> attributes,
-                       Map<String, Set<ElementType>> types, int minOutputs) {
-    /** A schema whose outputs are all required. */
+                       Map<String, Set<ElementType>> types, boolean variadicInputs, boolean variadicOutputs,
+                       int minOutputs) {
+    /** A schema whose inputs and outputs are exactly those listed (optional inputs past {@code minInputs}). */
     public OpSchema(String domain, String opType, int since, int last, int minInputs, List<String> inputs,
                     List<String> outputs, Map<String, Class<? extends Attribute>> attributes,
                     Map<String, Set<ElementType>> types) {
-        this(domain, opType, since, last, minInputs, inputs, outputs, attributes, types, outputs.size());
+        this(domain, opType, since, last, minInputs, inputs, outputs, attributes, types, false, false, outputs.size());
+    }
+
+    /** A schema whose last input or output may repeat; every listed output is required. */
+    public OpSchema(String domain, String opType, int since, int last, int minInputs, List<String> inputs,
+                    List<String> outputs, Map<String, Class<? extends Attribute>> attributes,
+                    Map<String, Set<ElementType>> types, boolean variadicInputs, boolean variadicOutputs) {
+        this(domain, opType, since, last, minInputs, inputs, outputs, attributes, types, variadicInputs, variadicOutputs,
+                outputs.size());
+    }
+
+    /** A schema whose outputs past {@code minOutputs} are optional. */
+    public OpSchema(String domain, String opType, int since, int last, int minInputs, List<String> inputs,
+                    List<String> outputs, Map<String, Class<? extends Attribute>> attributes,
+                    Map<String, Set<ElementType>> types, int minOutputs) {
+        this(domain, opType, since, last, minInputs, inputs, outputs, attributes, types, false, false, minOutputs);
     }
 
     public OpSchema {
@@ -50,7 +69,8 @@ public record OpSchema(String domain, String opType, int since, int last, int mi
                 throw new IllegalArgumentException(opType + ": type parameter " + parameter + " has no constraint");
             }
         }
-        if (minInputs > inputs.size() || minOutputs < 1 || minOutputs > outputs.size() || since > last) {
+        if (minInputs > inputs.size() && !variadicInputs || since > last || minOutputs < 1 || minOutputs > outputs.size()
+                || variadicInputs && inputs.isEmpty() || variadicOutputs && outputs.isEmpty()) {
             throw new IllegalArgumentException(opType + ": inconsistent schema");
         }
     }
@@ -76,8 +96,8 @@ public record OpSchema(String domain, String opType, int since, int last, int mi
         while (present > 0 && node.inputs().get(present - 1) == null) {
             present--;
         }
-        if (present < minInputs || node.inputs().size() > inputs.size()) {
-            return decline(DeclineCode.ARITY, describe() + " takes " + minInputs + ".." + inputs.size()
+        if (present < minInputs || node.inputs().size() > inputs.size() && !variadicInputs) {
+            return decline(DeclineCode.ARITY, describe() + " takes " + minInputs + ".." + (variadicInputs ? "" : inputs.size())
                     + " inputs, the node has " + present);
         }
         for (int i = 0; i < minInputs; i++) {
@@ -86,11 +106,14 @@ public record OpSchema(String domain, String opType, int since, int last, int mi
             }
         }
         // (List.of(...).contains(null) throws: the node's lists may be immutable)
-        boolean requiredOmitted = node.outputs().stream().limit(minOutputs).anyMatch(java.util.Objects::isNull);
-        if (node.outputs().size() < minOutputs || node.outputs().size() > outputs.size() || requiredOmitted) {
+        boolean outputOmitted = node.outputs().stream().limit(variadicOutputs ? Long.MAX_VALUE : minOutputs)
+                .anyMatch(java.util.Objects::isNull);
+        boolean outputCountFits = node.outputs().size() >= minOutputs
+                && (variadicOutputs || node.outputs().size() <= outputs.size());
+        if (!outputCountFits || outputOmitted) {
             return decline(DeclineCode.ARITY, describe() + " has " + (minOutputs == outputs.size() ? "" : minOutputs + "..")
-                    + outputs.size() + " output(s), the node " + node.outputs().size()
-                    + (requiredOmitted ? " with a required one omitted" : ""));
+                    + outputs.size() + (variadicOutputs ? " or more" : "") + " output(s), the node "
+                    + node.outputs().size() + (outputOmitted ? " with a required one omitted" : ""));
         }
         for (Map.Entry<String, Attribute> e : node.attributes().entrySet()) {
             if (e.getKey() == null || e.getValue() == null) {
@@ -116,12 +139,12 @@ public record OpSchema(String domain, String opType, int since, int last, int mi
     /** The element type the node binds to {@code parameter} (after a successful {@link #check}), or null. */
     public ElementType typeOf(Node node, String parameter) {
         for (int i = 0; i < node.inputs().size(); i++) {
-            if (inputs.get(i).equals(parameter) && node.inputs().get(i) != null) {
+            if (parameterAt(inputs, i).equals(parameter) && node.inputs().get(i) != null) {
                 return node.inputs().get(i).elementType();
             }
         }
         for (int i = 0; i < node.outputs().size(); i++) {
-            if (outputs.get(i).equals(parameter) && node.outputs().get(i) != null) {
+            if (parameterAt(outputs, i).equals(parameter) && node.outputs().get(i) != null) {
                 return node.outputs().get(i).elementType();
             }
         }
@@ -135,7 +158,7 @@ public record OpSchema(String domain, String opType, int since, int last, int mi
             if (value == null) {
                 continue;
             }
-            String parameter = parameters.get(i);
+            String parameter = parameterAt(parameters, i);
             if (!value.isTensor()) {
                 return decline(DeclineCode.NOT_A_TENSOR, what + " " + i + " ('" + value.name() + "') is not a tensor");
             }
@@ -150,6 +173,11 @@ public record OpSchema(String domain, String opType, int since, int last, int mi
             }
         }
         return Optional.empty();
+    }
+
+    /** The type parameter of input or output {@code index}; past the list, the last one's (a variadic tail). */
+    private static String parameterAt(List<String> parameters, int index) {
+        return parameters.get(Math.min(index, parameters.size() - 1));
     }
 
     private static Optional<NodeSupport.Declined> decline(DeclineCode code, String reason) {

@@ -1,0 +1,50 @@
+package dev.javaep.cpu.kernel.tensor;
+
+import dev.javaep.cpu.kernel.Shapes;
+import dev.javaep.spi.Tensor;
+import dev.javaep.spi.ops.TensorOps;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * Gather along {@code axis}: the data as [outer, axisDim, inner], output [outer, indexCount, inner], each
+ * inner row copied from the row its (int32 or int64, possibly negative) index names. Every index is checked
+ * before anything is written.
+ */
+record GatherKernel(long axis) implements TensorKernel {
+    @Override
+    public String op() {
+        return "Gather";
+    }
+
+    @Override
+    public long[][] outputShapes(InputValues inputs) {
+        return new long[][] {TensorOps.gather(Shapes.checked(inputs.shape(0)), Shapes.checked(inputs.shape(1)), axis).outputShape()};
+    }
+
+    @Override
+    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
+        Tensor data = inputs.get(0);
+        Tensor indices = inputs.get(1);
+        Tensor y = outputs.get(0);
+        Shapes.requireType(op(), "output", y, data.elementType());
+        TensorOps.Gathering g = TensorOps.gather(data.shape(), indices.shape(), axis);
+        Shapes.requireOutputShapes(op(), outputs, new long[][] {g.outputShape()});
+        long[] rows = new long[Math.toIntExact(g.indexCount())];
+        for (int j = 0; j < rows.length; j++) {
+            rows[j] = TensorOps.index(op(), InputValues.IntegerValues.at(indices.data(), indices.elementType(), j), g.axisDim());
+        }
+        long rowBytes = g.inner() * data.elementType().byteSize();
+        if (rowBytes == 0) {
+            return;
+        }
+        long target = 0;
+        for (long o = 0; o < g.outer(); o++) {
+            long base = o * g.axisDim();
+            for (long row : rows) {
+                MemorySegment.copy(data.data(), (base + row) * rowBytes, y.data(), target, rowBytes);
+                target += rowBytes;
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package dev.javaep.cpu.kernel.tensor;
+
+import dev.javaep.cpu.kernel.Shapes;
+import dev.javaep.spi.Tensor;
+import dev.javaep.spi.ops.TensorOps;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Transpose, Slice, Expand, Tile, DepthToSpace and SpaceToDepth: each output element is one input element,
+ * found by a {@link TensorOps.StridedCopy} that {@code rule} derives from the shapes, attributes and index inputs.
+ */
+record RearrangeKernel(String op, Function<InputValues, TensorOps.Rearrangement> rule) implements TensorKernel {
+
+    @Override
+    public long[][] outputShapes(InputValues inputs) {
+        Shapes.checked(inputs.shape(0));
+        return new long[][] {rule.apply(inputs).outputShape()};
+    }
+
+    @Override
+    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
+        Tensor x = inputs.get(0);
+        Tensor y = outputs.get(0);
+        Shapes.requireType(op, "output", y, x.elementType());
+        TensorOps.Rearrangement r = rule.apply(InputValues.of(op, inputs));
+        Shapes.requireOutputShapes(op, outputs, new long[][] {r.outputShape()});
+        StridedCopier.copy(x.data(), y.data(), x.elementType().byteSize(), r.copy());
+    }
+}
