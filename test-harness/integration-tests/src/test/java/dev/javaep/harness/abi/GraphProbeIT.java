@@ -49,11 +49,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Probes of the graph slots an EP calls during GetCapability, and of the kernel-info slots a per-op kernel reads
  * at creation. {@link ProbeHostFactory} hands this test every {@code OrtNode} while it is alive; the test calls
  * the slots on it raw and compares with the model it wrote, in which every node, value, attribute and count is
- * distinct. JavaCpu runs first and takes the one Relu, so the probe EP is shown one node assigned elsewhere.
+ * distinct. Another Java EP (the kernel-registry test EP, which claims Relu and nothing else here) runs first and
+ * takes the one Relu, so the probe EP is shown one node assigned elsewhere.
  */
 @ExtendWith(ProbeVersionCondition.class)
 @SuppressWarnings("restricted") // raw pointers from ORT are what a probe reads
 class GraphProbeIT {
+    /** Takes the one Relu (and nothing else of the model) before the probe EP is asked: JavaCpu would take much more. */
+    private static final String OTHER_EP = dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.NAME;
     private static final String REGISTRATION = "javaep-graph-probes";
     // OrtOpAttrType
     private static final int INT = 1;
@@ -72,7 +75,7 @@ class GraphProbeIT {
     @BeforeAll
     static void register() {
         env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.ERROR);
-        TestRegistrations.register(env, REGISTRATION, ProbeHostFactory.NAME, "JavaCpuExecutionProvider");
+        TestRegistrations.register(env, REGISTRATION, ProbeHostFactory.NAME, OTHER_EP);
         ProbeHostFactory.onSupport = GraphProbeIT::observe;
     }
 
@@ -110,7 +113,7 @@ class GraphProbeIT {
                 .output("cond_out", ElementType.BOOL)
                 .output("acc_out", ElementType.FLOAT, Dim.of(2))
                 .initializer("body_bias", new float[] {0.5f, 0.5f}, 2)
-                // ops JavaCpu has no kernel for, so the body reaches the probe EP unfused
+                // ops the other EP has no kernel for, so the body reaches the probe EP unfused
                 .node(node("body_max", "FastGelu", "com.microsoft", List.of("acc_in", "w"), List.of("s")))
                 .node(node("body_bias_max", "FastGelu", "com.microsoft", List.of("s", "body_bias"), List.of("acc_out")))
                 .node(node("body_cond", "IsNaN", "", List.of("acc_in"), List.of("cond_out")))
@@ -349,7 +352,7 @@ class GraphProbeIT {
     // ---- the probes ----
 
     /**
-     * A session with JavaCpu first and the probe EP second, graph optimizations off (ORT's transpose optimizer
+     * A session with the other EP first and the probe EP second, graph optimizations off (ORT's transpose optimizer
      * would otherwise rewrite the nodes the probes compare); created and released, never run.
      */
     private static void createSession(byte[] model) {
@@ -361,7 +364,7 @@ class GraphProbeIT {
             ok(ortApi(), OrtApiSlot.CreateSessionOptions, out);
             MemorySegment options = pointer(out);
             ok(ortApi(), OrtApiSlot.SetSessionGraphOptimizationLevel, options, 0);
-            for (String ep : List.of("JavaCpuExecutionProvider", ProbeHostFactory.NAME)) {
+            for (String ep : List.of(OTHER_EP, ProbeHostFactory.NAME)) {
                 MemorySegment device = env.epDevice(ep).handle();
                 ok(ortApi(), OrtApiSlot.SessionOptionsAppendExecutionProvider_V2, options, env.handle(),
                         arena.allocateFrom(ADDRESS, device), 1L, MemorySegment.NULL, MemorySegment.NULL, 0L);
@@ -388,7 +391,7 @@ class GraphProbeIT {
             rulesOut = "Name/OperatorType/Domain (349..351) read 'probe_scaler', 'Scaler', 'ai.onnx.ml'; SinceVersion 1 vs"
                     + " Pad's 13; NumInputs/NumOutputs (353/355) 3 vs 1 on Concat; Loop's omitted cond reads as NULL;"
                     + " Pad's inputs are FLOAT then INT64; EpName is \"\" on every node the probe sees, while the Relu"
-                    + " JavaCpu took (javaep read its EP name) is declined as assigned elsewhere; the main graph's name and"
+                    + " the other EP took (javaep read its EP name) is declined as assigned elsewhere; the main graph's name and"
                     + " node count (8) reach javaep's capability report")
     void nodesReadBackAsWritten() {
         createSession(model());
@@ -415,7 +418,7 @@ class GraphProbeIT {
                 && r.graph().equals("probe_graph")).findFirst().orElseThrow(() -> new AssertionError(CapabilityReports.recent()));
         assertEquals(8, report.nodes(), report::summary);
         assertEquals(1, report.declines().getOrDefault(DeclineCode.ASSIGNED_ELSEWHERE, 0),
-                () -> "JavaCpu's Relu is declined as assigned elsewhere: " + report.summary() + "; the probe saw " + OBSERVED.keySet());
+                () -> "The other EP's Relu is declined as assigned elsewhere: " + report.summary() + "; the probe saw " + OBSERVED.keySet());
         assertTrue(!OBSERVED.containsKey("cpu_relu"), "javaep declines an assigned node before asking the EP");
     }
 
