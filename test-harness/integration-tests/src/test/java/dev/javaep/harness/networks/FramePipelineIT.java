@@ -44,7 +44,16 @@ class FramePipelineIT {
             reference = ort.run(input).get("upscaled");
         }
         assertArrayEquals(new long[] {1, 2L * height, 2L * width, 4}, ours.shape());
-        assertArrayEquals(reference.data(), ours.data(), "JavaCpu's frame differs from ORT CPU's");
+        // Quantising to uint8 rounds: where the float result sits at a .5 tie, summation order may tip it one step.
+        int worst = 0;
+        int differing = 0;
+        for (int i = 0; i < ours.data().length; i++) {
+            int d = Math.abs((ours.data()[i] & 0xff) - (reference.data()[i] & 0xff));
+            worst = Math.max(worst, d);
+            differing += d == 0 ? 0 : 1;
+        }
+        assertTrue(worst <= 1, "JavaCpu's frame differs from ORT CPU's by " + worst);
+        assertTrue(differing <= ours.data().length / 100, differing + " of " + ours.data().length + " bytes differ by one");
         byte[] out = ours.data();
         for (int y = 0; y < 2 * height; y++) {
             for (int x = 0; x < 2 * width; x++) {

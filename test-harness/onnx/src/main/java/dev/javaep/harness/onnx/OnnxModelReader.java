@@ -39,7 +39,11 @@ public final class OnnxModelReader {
 
     public static OnnxModel read(Path file) throws IOException {
         try {
-            return parse(Files.readAllBytes(file));
+            byte[] bytes = Files.readAllBytes(file);
+            Path directory = file.toAbsolutePath().getParent();
+            return ScopedValue.where(TensorProtoReader.MODEL_DIRECTORY, directory).call(() -> parse(bytes));
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
         } catch (ProtobufFormatException | IllegalArgumentException | UnsupportedOperationException e) {
             throw new IOException("cannot read ONNX model " + file + ": " + e.getMessage(), e);
         }

@@ -34,11 +34,54 @@ public final class TensorProtoReader {
         }
     }
 
+    /** The folder of the model file being read, where its external data files are; unbound when reading bytes. */
+    static final ScopedValue<Path> MODEL_DIRECTORY = ScopedValue.newInstance();
+
+    /** A tensor whose bytes are in a file beside the model (location, offset, length entries, as onnx writes them). */
+    private static OnnxTensorData external(String what, TensorProto message) {
+        if (!MODEL_DIRECTORY.isBound()) {
+            throw new UnsupportedOperationException(what + " keeps its data in an external file (data_location=EXTERNAL);"
+                    + " read the model from its file (OnnxModelReader.read(Path)) so the data file beside it is found");
+        }
+        String location = null;
+        long offset = 0;
+        long length = -1;
+        for (var entry : message.getExternalDataList()) {
+            switch (entry.getKey()) {
+                case "location" -> location = entry.getValue();
+                case "offset" -> offset = Long.parseLong(entry.getValue());
+                case "length" -> length = Long.parseLong(entry.getValue());
+                default -> { } // checksum: not checked
+            }
+        }
+        if (location == null) {
+            throw new ProtobufFormatException(what + " is EXTERNAL but names no location");
+        }
+        Path file = MODEL_DIRECTORY.get().resolve(location).normalize();
+        if (!file.startsWith(MODEL_DIRECTORY.get().normalize())) {
+            throw new ProtobufFormatException(what + ": external data location " + location + " leaves the model's folder");
+        }
+        ElementType type = ElementType.fromOnnx(message.getDataType());
+        long[] shape = message.getDimsList().stream().mapToLong(Long::longValue).toArray();
+        try (var channel = java.nio.channels.FileChannel.open(file)) {
+            long bytes = length >= 0 ? length : channel.size() - offset;
+            java.nio.ByteBuffer data = java.nio.ByteBuffer.allocate(Math.toIntExact(bytes));
+            while (data.hasRemaining() && channel.read(data, offset + data.position()) >= 0) {
+                // read until full or end of file
+            }
+            if (data.hasRemaining()) {
+                throw new ProtobufFormatException(what + ": " + file + " ends before offset " + offset + " + length " + bytes);
+            }
+            return new OnnxTensorData(message.getName(), type, shape, data.array());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(what + ": cannot read external data " + file, e);
+        }
+    }
+
     static OnnxTensorData fromMessage(TensorProto message) {
         String what = "tensor '" + message.getName() + "'";
         if (message.getDataLocation() == TensorProto.DataLocation.EXTERNAL || message.getExternalDataCount() > 0) {
-            throw new UnsupportedOperationException(what + " keeps its data in an external file (data_location=EXTERNAL);"
-                    + " javaep reads only embedded data: save it with onnx.save(..., save_as_external_data=False)");
+            return external(what, message);
         }
         if (message.hasSegment()) {
             throw new UnsupportedOperationException(what + " is split into segments, which javaep does not read");

@@ -151,8 +151,18 @@ class OnnxModelWriterTest {
         }
         assertTrue(offset > 0, "some initializer is at least 64 bytes");
         assertEquals(offset, Files.size(dir.resolve("mlp.bin")));
-        var e = assertThrows(IOException.class, () -> OnnxModelReader.read(file));
+        // read back from the file, the external data comes from the file beside it; from bytes alone it cannot
+        OnnxModel back = OnnxModelReader.read(file);
+        for (OnnxTensorData expected : mlp.writer().graph().initializers()) {
+            OnnxTensorData read = back.graph().initializers().stream().filter(t -> t.name().equals(expected.name()))
+                    .findFirst().orElseThrow();
+            assertArrayEquals(expected.data(), read.data(), expected.name() + " read back");
+        }
+        var e = assertThrows(UnsupportedOperationException.class, () -> OnnxModelReader.parse(Files.readAllBytes(file)));
         assertTrue(e.getMessage().contains("external"), "the reader says why it stops: " + e.getMessage());
+        Files.delete(dir.resolve("mlp.bin"));
+        var missing = assertThrows(IOException.class, () -> OnnxModelReader.read(file));
+        assertTrue(missing.getMessage().contains("mlp.bin"), "the reader names the missing file: " + missing.getMessage());
     }
 
     @Test
