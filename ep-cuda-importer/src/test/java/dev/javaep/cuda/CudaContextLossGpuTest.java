@@ -33,7 +33,9 @@ class CudaContextLossGpuTest {
     @Test
     void aKernelFaultIsContainedAndTheProcessLivesOn() throws Exception {
         GpuOrSkip.driver();
-        String classPath = Stream.of(CudaContextLossProbe.class, CudaDevice.class, OrtException.class)
+        // the probe's own classes, JavaCuda, the runtime, the SPI and JavaCpu (whose kernels do host-side shape arithmetic)
+        String classPath = Stream.of(CudaContextLossProbe.class, CudaDevice.class, OrtException.class,
+                        dev.javaep.spi.KernelContext.class, dev.javaep.cpu.kernel.CpuKernels.class)
                 .map(CudaContextLossGpuTest::location).distinct().collect(Collectors.joining(File.pathSeparator));
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process process = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED", "-cp", classPath,
