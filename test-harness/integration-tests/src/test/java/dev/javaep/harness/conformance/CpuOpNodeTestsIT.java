@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.javaep.conformance.NodeTestResult;
+import dev.javaep.conformance.NodeTestRunner;
+import dev.javaep.conformance.OpNodeTests;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.harness.JavaepRegistration;
 import dev.javaep.harness.TestPaths;
