@@ -17,7 +17,8 @@ final class CapabilityChecks {
     static CheckGroup group() {
         return new CheckGroup("getcapability", "GetCapability and Compile over the node-test corpus", List.of(
                 new Check("getcapability.fallback-on",
-                        "every corpus model ORT's CPU EP loads also loads with the EP first and CPU fallback on",
+                        "every corpus model ORT's CPU EP loads also loads with the EP first and CPU fallback on,"
+                                + " and ORT logs no failed GetCapability",
                         CapabilityChecks::fallbackOn),
                 new Check("getcapability.coverage",
                         "how many corpus models the EP takes whole (CPU fallback off); a status, never a crash",
@@ -36,9 +37,17 @@ final class CapabilityChecks {
             } catch (RuntimeException e) {
                 continue; // ORT's CPU EP cannot load it either: not the EP's business
             }
+            long logMark = context.ortLogSize();
             try (SessionOptions withEp = context.sessionOptions(true);
                  Session session = context.env().createSession(model, withEp)) {
-                // created: every node went to the EP or to ORT's CPU EP
+                // created: every node went to the EP or to ORT's CPU EP. ORT (1.23 to 1.29 at least) logs a failed
+                // OrtEp::GetCapability and goes on without the EP, so the log is where that failure shows.
+                List<String> logged = context.ortLogSince(logMark, "GetCapability() for " + context.epName());
+                if (!logged.isEmpty()) {
+                    String line = logged.getFirst();
+                    int at = line.indexOf("OrtEp::GetCapability()");
+                    failures.add(test.getFileName() + ": ORT logged " + firstLine(at < 0 ? line : line.substring(at)));
+                }
             } catch (RuntimeException e) {
                 failures.add(test.getFileName() + ": " + firstLine(e.getMessage()));
             }

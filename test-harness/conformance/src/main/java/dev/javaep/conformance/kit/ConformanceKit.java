@@ -61,7 +61,12 @@ public final class ConformanceKit {
     record GroupRun(List<CheckResult> results, List<OpTableRow> opTable, Map<String, String> facts) {}
 
     static GroupRun runGroup(CheckGroup group, KitOptions options, Consumer<CheckResult> progress) {
-        Path log = options.reportDir().resolve(group.name() + ".log");
+        Path log = options.reportDir().toAbsolutePath().resolve(group.name() + ".log");
+        try {
+            Files.createDirectories(log.getParent());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + log.getParent(), e);
+        }
         List<String> command = childCommand(group, options);
         Map<String, CheckResult> results = new LinkedHashMap<>();
         List<OpTableRow> opTable = new ArrayList<>();
@@ -73,7 +78,7 @@ public final class ConformanceKit {
         try {
             process = new ProcessBuilder(command).redirectError(log.toFile()).start();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start a child JVM: " + command, e);
+            throw new UncheckedIOException("cannot start a child JVM (" + command.getFirst() + ") for group " + group.name(), e);
         }
         Thread reader = Thread.ofPlatform().daemon().name("conformance-" + group.name()).start(() -> {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -179,6 +184,7 @@ public final class ConformanceKit {
             }
         }
         properties.putAll(options.childProperties());
+        properties.put(KitContext.LOG_PROPERTY, options.reportDir().toAbsolutePath().resolve(group.name() + ".log").toString());
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.addAll(List.of("-cp", classPath, GroupProcess.class.getName(), group.name()));
         command.addAll(options.toArgs());
@@ -209,9 +215,8 @@ public final class ConformanceKit {
             List<String> detail = new ArrayList<>();
             for (int i = 0; i < lines.size(); i++) {
                 String line = lines.get(i);
-                if (line.startsWith("# SIGSEGV") || line.startsWith("# SIGBUS") || line.startsWith("# SIGILL")
-                        || line.startsWith("# SIGFPE")) {
-                    detail.add(line.substring(2).strip());
+                if (line.startsWith("#") && line.substring(1).strip().startsWith("SIG")) {
+                    detail.add(line.substring(1).strip());
                 }
                 if (line.startsWith("# Problematic frame:") && i + 1 < lines.size()) {
                     detail.add("problematic frame " + lines.get(i + 1).substring(1).strip());

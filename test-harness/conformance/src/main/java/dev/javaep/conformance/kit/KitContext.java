@@ -27,6 +27,8 @@ import java.util.stream.Stream;
 public final class KitContext implements AutoCloseable {
     /** The registration name the kit uses for the library under test. */
     public static final String REGISTRATION = "javaep-conformance";
+    /** The file the child JVM's stderr goes to (ORT's default log sink writes there), set by the parent. */
+    static final String LOG_PROPERTY = "javaep.conformance.log";
 
     private final KitOptions options;
     private final OrtEnvironment env;
@@ -45,6 +47,37 @@ public final class KitContext implements AutoCloseable {
 
     public OrtEnvironment env() {
         return env;
+    }
+
+    /** How far ORT's log (this JVM's stderr, when the parent captured it) has grown; 0 without a captured log. */
+    long ortLogSize() {
+        String log = System.getProperty(LOG_PROPERTY);
+        try {
+            return log == null ? 0 : Files.size(Path.of(log));
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /** The lines ORT logged after {@code offset} (see {@link #ortLogSize()}) that contain {@code needle}, colour codes removed. */
+    List<String> ortLogSince(long offset, String needle) {
+        String log = System.getProperty(LOG_PROPERTY);
+        if (log == null) {
+            return List.of();
+        }
+        System.err.flush();
+        try (var channel = java.nio.channels.FileChannel.open(Path.of(log))) {
+            long size = channel.size();
+            if (size <= offset) {
+                return List.of();
+            }
+            java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate((int) Math.min(size - offset, 1 << 20));
+            channel.read(bytes, offset);
+            String text = new String(bytes.array(), 0, bytes.position(), java.nio.charset.StandardCharsets.UTF_8);
+            return text.lines().map(l -> l.replaceAll("\u001B\\[[0-9;]*m", "")).filter(l -> l.contains(needle)).toList();
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     /** The per-op table the correctness checks fill, for the report. */
