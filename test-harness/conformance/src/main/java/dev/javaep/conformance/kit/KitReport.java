@@ -12,7 +12,7 @@ public record KitReport(KitOptions options, List<CheckResult> results, List<OpTa
     public KitReport {
         results = List.copyOf(results);
         opTable = List.copyOf(opTable);
-        facts = Map.copyOf(facts);
+        facts = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(facts)); // in the order found
     }
 
     public long count(Verdict verdict) {
