@@ -1,6 +1,5 @@
 package dev.javaep.conformance.kit;
 
-import dev.javaep.host.Session;
 import dev.javaep.host.SessionOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,15 +30,15 @@ final class CapabilityChecks {
         int loaded = 0;
         for (Path test : tests) {
             Path model = test.resolve("model.onnx");
-            try (SessionOptions plain = context.env().createSessionOptions();
-                 Session ortOnly = context.env().createSession(model, plain)) {
+            try (SessionOptions plain = context.env().createSessionOptions()) {
+                context.env().createSession(model, plain).close();
                 loaded++;
             } catch (RuntimeException e) {
                 continue; // ORT's CPU EP cannot load it either: not the EP's business
             }
             long logMark = context.ortLogSize();
-            try (SessionOptions withEp = context.sessionOptions(true);
-                 Session session = context.env().createSession(model, withEp)) {
+            try (SessionOptions withEp = context.sessionOptions(true)) {
+                context.env().createSession(model, withEp).close();
                 // created: every node went to the EP or to ORT's CPU EP. ORT (1.23 to 1.29 at least) logs a failed
                 // OrtEp::GetCapability and goes on without the EP, so the log is where that failure shows.
                 List<String> logged = context.ortLogSince(logMark, "GetCapability() for " + context.epName());
@@ -64,8 +63,8 @@ final class CapabilityChecks {
         List<Path> tests = context.requireNodeTests();
         int whole = 0;
         for (Path test : tests) {
-            try (SessionOptions epOnly = context.sessionOptions(false);
-                 Session session = context.env().createSession(test.resolve("model.onnx"), epOnly)) {
+            try (SessionOptions epOnly = context.sessionOptions(false)) {
+                context.env().createSession(test.resolve("model.onnx"), epOnly).close();
                 whole++;
             } catch (RuntimeException e) {
                 // declined (or partly declined): a status, as it should be

@@ -11,6 +11,7 @@ import java.lang.invoke.MethodHandle;
  * buggy native kernel would: SIGSEGV, the JVM's fatal-error handler, the host process gone. The kit must report
  * {@code crash} for the check that was running Compute ({@code correctness.node-tests}) and go on.
  */
+@SuppressWarnings("restricted") // the native call is the point: a kernel that crashes in native code
 public final class CrashingComputeFactory extends GalleryAddFactory {
     public static final String NAME = "JavaGalleryCrashingComputeExecutionProvider";
 
