@@ -5,6 +5,10 @@ import dev.javaep.conformance.ModelComparison;
 import dev.javaep.conformance.NodeTestResult;
 import dev.javaep.conformance.NodeTestRunner;
 import dev.javaep.conformance.OpNodeTests;
+import dev.javaep.conformance.kit.CheckGroups;
+import dev.javaep.conformance.kit.ConformanceKit;
+import dev.javaep.conformance.kit.KitOptions;
+import dev.javaep.conformance.kit.ReportWriter;
 import dev.javaep.conformance.models.FramePipeline;
 import dev.javaep.conformance.models.Png;
 import dev.javaep.harness.onnx.OnnxModelReader;
@@ -41,6 +45,11 @@ import java.util.stream.Stream;
  *                                        ORT's CPU EP, as a Markdown table (docs/ops.md); every op found without --ops
  *   javaep compare MODEL [EP] [LIBRARY]  run MODEL on one EP (fallback disabled) and on ORT's CPU EP with the
  *                                        same random inputs, and compare the outputs
+ *   javaep conformance [LIBRARY] [--ep NAME] [--node-tests DIR] [--node-test-filter REGEX] [--models DIR]
+ *                      [--report DIR] [--only GROUP,...] [--timeout S] [--session-cycles N] ...
+ *                                        the conformance kit: every check group in a child JVM of its own;
+ *                                        writes JUnit XML, Markdown and HTML reports; exit 0 only when nothing
+ *                                        failed, crashed or timed out (docs/conformance.md)
  * </pre>
  * LIBRARY defaults to the distribution's own libjavaep; any plugin EP library works. EP defaults to
  * JavaCpuExecutionProvider. {@code bin/javaep} puts {@code JAVAEP_CLASSPATH}'s jars on this JVM's class path,
@@ -116,8 +125,33 @@ public final class JavaepCli {
             case "compare" -> params.isEmpty() ? usage() : compare(Path.of(params.getFirst()),
                     params.size() > 1 ? params.get(1) : DEFAULT_EP,
                     params.size() > 2 ? Path.of(params.get(2)) : defaultLibrary);
+            case "conformance" -> conformance(params, defaultLibrary);
             default -> usage();
         };
+    }
+
+    private static int conformance(List<String> params, Path defaultLibrary) {
+        List<String> args = new ArrayList<>(params);
+        if (args.isEmpty() || args.getFirst().startsWith("--")) {
+            args.addFirst(defaultLibrary.toString());
+        }
+        KitOptions options;
+        try {
+            options = KitOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("javaep conformance: " + e.getMessage() + "\nusage: javaep conformance [LIBRARY] [--ep NAME]"
+                    + " [--node-tests DIR] [--node-test-filter REGEX] [--node-test-limit N] [--models DIR] [--report DIR]"
+                    + " [--only GROUP,...] [--timeout S] [--registration-cycles N] [--session-cycles N] [--threads N]"
+                    + " [--runs N]; groups: " + String.join(", ", CheckGroups.names()));
+        }
+        var report = ConformanceKit.run(options,
+                r -> OUT.printf("%-8s %-38s %s%n", r.verdict(), r.id(), r.reason().length() > 160
+                        ? r.reason().substring(0, 157) + "..." : r.reason()));
+        List<Path> files = ReportWriter.writeAll(report);
+        OUT.println();
+        OUT.print(ReportWriter.console(report));
+        OUT.println("reports: " + files.stream().map(Path::toString).collect(Collectors.joining(", ")));
+        return report.exitCode();
     }
 
     /** What the user must change, said on stderr with exit code 2 instead of a stack trace. */
@@ -141,7 +175,8 @@ public final class JavaepCli {
     private static int usage() {
         System.err.println("usage: javaep [demo [--out DIR] | bench | bench-cuda | devices [LIBRARY]"
                 + " | node-tests DIR [EP] [LIBRARY] [--ops A,B] | op-table DIR [EP] [LIBRARY] [--ops A,B]"
-                + " | compare MODEL [EP] [LIBRARY]]");
+                + " | compare MODEL [EP] [LIBRARY] | conformance [LIBRARY] [--ep NAME] [--node-tests DIR] [--report DIR]"
+                + " [--only GROUP,...] [--timeout S] ...]");
         return 2;
     }
 

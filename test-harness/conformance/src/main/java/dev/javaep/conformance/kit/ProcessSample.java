@@ -1,0 +1,69 @@
+package dev.javaep.conformance.kit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
+
+/**
+ * The child JVM's resources at one moment (Linux {@code /proc/self}), after a GC: resident memory, the part of it
+ * outside the Java heap (where a native leak shows: RSS minus the heap's committed size, which the collector grows
+ * and shrinks on its own), the Java heap in use (where a Java EP's leak shows), open file descriptors and threads.
+ */
+record ProcessSample(long rssKib, long outsideHeapKib, long heapUsedKib, int openFds, int threads) {
+    static ProcessSample now() {
+        System.gc();
+        var usage = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        long heap = usage.getUsed() >> 10;
+        long committed = usage.getCommitted() >> 10;
+        long rss = -1;
+        int threads = -1;
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    rss = Long.parseLong(line.replaceAll("[^0-9]", ""));
+                } else if (line.startsWith("Threads:")) {
+                    threads = Integer.parseInt(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read /proc/self/status (the lifecycle checks need Linux)", e);
+        }
+        int fds;
+        try (Stream<Path> list = Files.list(Path.of("/proc/self/fd"))) {
+            fds = (int) list.count() - 1; // the listing's own descriptor
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new ProcessSample(rss, rss - committed, heap, fds, threads);
+    }
+
+    /**
+     * The slope of {@code metric} per cycle over the second half of {@code samples} (taken every {@code every}
+     * cycles): the first half is warm-up (JIT, pools, caches) and a leak is what keeps growing after. Theil–Sen (the
+     * median of the slopes between every two samples), so one jump of the allocator or the collector does not make a
+     * trend, while a steady growth does.
+     */
+    static double slope(List<ProcessSample> samples, int every, ToDoubleFunction<ProcessSample> metric) {
+        List<ProcessSample> tail = samples.subList(samples.size() / 2, samples.size());
+        int n = tail.size();
+        if (n < 2) {
+            return 0;
+        }
+        double[] slopes = new double[n * (n - 1) / 2];
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) {
+                slopes[k++] = (metric.applyAsDouble(tail.get(j)) - metric.applyAsDouble(tail.get(i))) / (j - i);
+            }
+        }
+        java.util.Arrays.sort(slopes);
+        double median = slopes.length % 2 == 1 ? slopes[slopes.length / 2]
+                : (slopes[slopes.length / 2 - 1] + slopes[slopes.length / 2]) / 2;
+        return median / every;
+    }
+}
