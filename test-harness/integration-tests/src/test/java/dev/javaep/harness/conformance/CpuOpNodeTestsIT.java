@@ -43,7 +43,12 @@ class CpuOpNodeTestsIT {
         Map<String, List<Path>> tests = OpNodeTests.byOp(root, CpuKernels.supportedOpTypes());
         List<OpNodeTests.Row> rows = OpNodeTests.run(tests, new NodeTestRunner(JAVAEP.env(), JAVAEP.device(EP)),
                 NodeTestRunner.onOrtCpu(JAVAEP.env()));
-        System.out.print(OpNodeTests.markdown(EP, rows));
+        String table = OpNodeTests.markdown(EP, rows);
+        System.out.print(table);
+        if (Boolean.getBoolean("javaep.updateDocs")) { // docs/ops.md's JavaCpu section is this table
+            java.nio.file.Path repo = java.nio.file.Path.of(System.getProperty("basedir", ".")).toAbsolutePath().getParent().getParent();
+            dev.javaep.harness.docs.OpsDoc.update(dev.javaep.harness.docs.OpsDoc.file(repo), "javacpu-node-tests", table);
+        }
         long total = rows.stream().mapToLong(r -> r.onEp().size()).sum();
         long passed = rows.stream().mapToLong(OpNodeTests.Row::epPassed).sum();
         System.out.printf("%s: %d ops, %d node tests, %d passed%n", EP, rows.size(), total, passed);
