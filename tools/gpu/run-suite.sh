@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs javaep's GPU suite on the GPU machine, in one command, from the bundle tools/gpu/bundle.sh made:
-#   tools/gpu/run-suite.sh [STEP...]      steps: devices junit ort129 python bench bench-interop sanitizer
+#   tools/gpu/run-suite.sh [STEP...]      steps: devices junit ort129 python bench bench-espcn bench-interop sanitizer
 #                                         (JUNIT_CLASS=a.B,c.D limits junit to those classes)
 #                                         (default: all but sanitizer, which runs the JavaCuda partition matrix,
 #                                         or $SANITIZER_CLASS, under compute-sanitizer --tool memcheck)
@@ -13,7 +13,7 @@ mkdir -p "$OUT"
 B=/tmp/javaep-gpu
 ORT_LIBRARY="${JAVAEP_ORT_LIBRARY:-$(ls /opt/torch/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* 2>/dev/null | head -1)}"
 PYTHON="${PYTHON:-/opt/torch/.venv/bin/python}"
-STEPS=("$@"); [ ${#STEPS[@]} -eq 0 ] && STEPS=(devices junit ort129 python bench bench-interop)
+STEPS=("$@"); [ ${#STEPS[@]} -eq 0 ] && STEPS=(devices junit ort129 python bench bench-espcn bench-interop)
 NVIDIA_ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 
 # Vulkan on the GPU machine: it has NVIDIA's ICD but no loader. Unpacks the bundle's Debian packages (the
@@ -151,6 +151,9 @@ for s in "${STEPS[@]}"; do
     python)  step python 180 "$PYTHON" "$ROOT/tools/gpu/python_host.py" "$B/libjavaep.so" ;;
     bench)   step bench 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                -Djavaep.bridge.statistics=true dev.javaep.cli.JavaepCli --dist "$B" bench-cuda ;;
+    bench-espcn) step bench-espcn 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
+               dev.javaep.cli.JavaepCli --dist "$B" bench-espcn --python "$PYTHON" \
+               --torch-script "$ROOT/tools/gpu/espcn_torch.py" ;;   # ESPCN x2 1080p: direct vs cuDNN vs PyTorch
     bench-interop) step bench-interop 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                dev.javaep.examples.vulkan.InteropBenchmark "$B" ;;   # examples/vulkan-frames (LWJGL): not a CLI command
     *) echo "unknown step $s"; failed=$((failed + 1)) ;;

@@ -37,6 +37,8 @@ import java.util.stream.Stream;
  *   javaep bench                         print the Java bridge's costs (upcall, downcall, per compiled node)
  *   javaep devices [LIBRARY]             list the EP devices a plugin EP library offers
  *   javaep bench-cuda                   JavaCudaExecutionProvider benchmark tables (needs an NVIDIA GPU)
+ *   javaep bench-espcn [--python PY] [--torch-script PATH]
+ *                                       ESPCN x2 1080p on JavaCuda (direct vs cuDNN) vs PyTorch (needs an NVIDIA GPU)
  *   javaep node-tests DIR [EP] [LIBRARY] [--ops A,B]
  *                                        run ONNX node tests (folders under DIR) on one EP, fallback disabled;
  *                                        --ops keeps the tests whose nodes are all of these op types
@@ -98,6 +100,17 @@ public final class JavaepCli {
             case "bench-cuda" -> {
                 try {
                     dev.javaep.cli.bench.CudaBenchmark.run(defaultLibrary);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                yield 0;
+            }
+            case "bench-espcn" -> {
+                // bench-espcn [--python PY] [--torch-script tools/gpu/espcn_torch.py]
+                String python = option(params, "--python", "/opt/torch/.venv/bin/python");
+                String script = option(params, "--torch-script", "tools/gpu/espcn_torch.py");
+                try {
+                    dev.javaep.cli.bench.EspcnBenchmark.run(defaultLibrary, python, Path.of(script));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -173,7 +186,7 @@ public final class JavaepCli {
     }
 
     private static int usage() {
-        System.err.println("usage: javaep [demo [--out DIR] | bench | bench-cuda | devices [LIBRARY]"
+        System.err.println("usage: javaep [demo [--out DIR] | bench | bench-cuda | bench-espcn | devices [LIBRARY]"
                 + " | node-tests DIR [EP] [LIBRARY] [--ops A,B] | op-table DIR [EP] [LIBRARY] [--ops A,B]"
                 + " | compare MODEL [EP] [LIBRARY] | conformance [LIBRARY] [--ep NAME] [--node-tests DIR] [--report DIR]"
                 + " [--only GROUP,...] [--timeout S] ...]");
@@ -359,5 +372,11 @@ public final class JavaepCli {
                 env.unregisterExecutionProviderLibrary("javaep-op-table");
             }
         }
+    }
+
+    /** The value after {@code name} in {@code params}, or {@code fallback}. */
+    private static String option(List<String> params, String name, String fallback) {
+        int i = params.indexOf(name);
+        return i >= 0 && i + 1 < params.size() ? params.get(i + 1) : fallback;
     }
 }

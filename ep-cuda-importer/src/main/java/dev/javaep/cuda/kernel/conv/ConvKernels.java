@@ -18,7 +18,8 @@ import java.util.Set;
 /**
  * JavaCuda's rows for {@link ConvOps} and {@link PoolOps}: every version of Conv, ConvTranspose, MaxPool (without the
  * Indices output), AveragePool, GlobalAveragePool and GlobalMaxPool on float32 and float16, 1 to 3 spatial axes, as
- * CUDA C kernels compiled by NVRTC ({@link ConvSources}); declined where NVRTC is not installed.
+ * CUDA C kernels compiled by NVRTC ({@link ConvSources}); declined where NVRTC is not installed. Conv and ConvTranspose
+ * run through cuDNN where it is installed ({@link ConvBackend}; a geometry cuDNN cannot take uses the direct kernels).
  */
 public final class ConvKernels {
     private static final Set<ElementType> FLOATS = Set.of(ElementType.FLOAT, ElementType.FLOAT16);
@@ -55,7 +56,7 @@ public final class ConvKernels {
         requireRank(node, Math.max(node.input(0).rank(), node.input(1).rank()) - 2);
         requireCompiler(node);
         ElementType type = node.input(0).elementType();
-        return device -> new ConvolutionNode(device, attributes, transposed, type);
+        return device -> new ConvolutionNode(device, attributes, transposed, type, ConvBackend.selected());
     }
 
     private static CudaKernelFactory pool(Node node, boolean max) {

@@ -12,8 +12,8 @@ import dev.javaep.spi.ops.ConvOps.ConvGeometry;
 
 /**
  * Conv or ConvTranspose on float32 or float16: the geometry from the op layer, Y requested with its shape, then one
- * {@link Algorithm} queues the work. Today that is the direct kernel of {@link ConvSources}; a cuDNN path (chosen per
- * geometry, with its workspace) is another {@code Algorithm} and leaves the node as it is.
+ * {@link Algorithm} queues the work: cuDNN ({@link CudnnConvolution}, algorithm and workspace per geometry) or the
+ * direct kernels of {@link ConvSources}, as {@link ConvBackend} chose when the node was compiled.
  */
 final class ConvolutionNode extends CudaNode {
 
@@ -40,12 +40,28 @@ final class ConvolutionNode extends CudaNode {
     private final ElementType type;
     private final Algorithm algorithm;
 
-    ConvolutionNode(CudaDevice device, ConvAttributes attributes, boolean transposed, ElementType type) {
+    ConvolutionNode(CudaDevice device, ConvAttributes attributes, boolean transposed, ElementType type, ConvBackend backend) {
         super(device, attributes.op());
         this.attributes = attributes;
         this.transposed = transposed;
         this.type = type;
-        this.algorithm = transposed ? TRANSPOSED_DIRECT : DIRECT;
+        Algorithm direct = transposed ? TRANSPOSED_DIRECT : DIRECT;
+        this.algorithm = backend == ConvBackend.CUDNN && ConvBackend.cudnn().isPresent()
+                ? new CudnnConvolution(ConvBackend.cudnn().orElseThrow(), transposed, direct, ConvBackend.tf32())
+                : direct;
+    }
+
+    /** Which algorithm this node runs: the cuDNN one or a direct kernel. */
+    boolean usesCudnn() {
+        return algorithm instanceof CudnnConvolution;
+    }
+
+    @Override
+    public void close() {
+        if (algorithm instanceof CudnnConvolution cudnn) {
+            device.makeCurrent();
+            cudnn.close();
+        }
     }
 
     @Override

@@ -11,6 +11,7 @@ import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.GpuOrSkip;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.Nvrtc;
+import dev.javaep.cuda.dnn.Cudnn;
 import dev.javaep.cuda.kernel.CudaOps;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.CompiledNode;
@@ -125,8 +126,37 @@ class ConvGpuTest {
         }
     }
 
-    /** Runs the node on both EPs' kernels in both types; returns the float32 GPU kernel time in ms when {@code timed}. */
+    /**
+     * Runs the node on both EPs' kernels in both types, and for Conv and ConvTranspose on both backends (cuDNN where
+     * it is installed, with TF32 off so float32 keeps float32's tolerance, then the direct kernels); returns the float32
+     * GPU kernel time in ms of the last backend when {@code timed}.
+     */
     private double check(String what, String op, int version, long[][] shapes, boolean timed, Attribute... attributes) {
+        if (!op.startsWith("Conv")) {
+            return check(what, op, version, shapes, timed, null, attributes);
+        }
+        String previous = System.getProperty(ConvBackend.PROPERTY);
+        System.setProperty(ConvBackend.TF32_PROPERTY, "false");
+        try {
+            double millis = 0;
+            for (ConvBackend backend : ConvBackend.values()) {
+                System.setProperty(ConvBackend.PROPERTY, backend.name().toLowerCase(java.util.Locale.ROOT));
+                millis = check(what + " [" + backend.name().toLowerCase(java.util.Locale.ROOT) + "]", op, version, shapes,
+                        timed, backend, attributes);
+            }
+            return millis;
+        } finally {
+            System.clearProperty(ConvBackend.TF32_PROPERTY);
+            if (previous == null) {
+                System.clearProperty(ConvBackend.PROPERTY);
+            } else {
+                System.setProperty(ConvBackend.PROPERTY, previous);
+            }
+        }
+    }
+
+    private double check(String what, String op, int version, long[][] shapes, boolean timed, ConvBackend backend,
+                         Attribute... attributes) {
         double millis = 0;
         for (ElementType type : List.of(F32, F16)) {
             Random random = new Random(Arrays.deepHashCode(shapes) + op.hashCode());
@@ -137,7 +167,10 @@ class ConvGpuTest {
             Node node = node(op, version, type, shapes, attributes);
             float[] expected = onCpu(node, type, data, shapes);
             CompiledNode gpu = CudaOps.compile(node, device);
-            try (TypedDeviceContext context = new TypedDeviceContext(driver, stream, type, 1, data, shapes)) {
+            if (backend != null && gpu instanceof ConvolutionNode convolution) {
+                assertEquals(backend == ConvBackend.CUDNN && Cudnn.find().isPresent(), convolution.usesCudnn(), what);
+            }
+            try (gpu; TypedDeviceContext context = new TypedDeviceContext(driver, stream, type, 1, data, shapes)) {
                 gpu.compute(context);
                 float[] actual = context.output(0);
                 assertArrayEquals(CpuKernels.forNode(node).orElseThrow().outputShapes(shapes)[0], context.outputShape(0), what);

@@ -1,0 +1,322 @@
+package dev.javaep.cuda.dnn;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.javaep.spi.EpLog;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * cuDNN's legacy convolution API (still in cuDNN 9, and needing no libcudart) through FFM: descriptors, the workspace
+ * query, {@code cudnnConvolutionForward}, {@code cudnnConvolutionBackwardData} (ConvTranspose's computation) and
+ * {@code cudnnAddTensor} (the bias). One handle per CUDA context, set to the Run's stream before each call.
+ *
+ * <p>Found at run time: {@code -Djavaep.cuda.cudnn=PATH} or {@code JAVAEP_CUDNN}, then {@code libcudnn.so.9} by
+ * name, then the CUDA toolkit's and the distribution's library folders. Absent, {@link #find} is empty and JavaCuda's
+ * own kernels run every convolution. Pointer arguments are passed as {@code long}s (the x86-64 and AArch64 ABIs
+ * pass both alike), so a call on the Run's path allocates nothing.
+ */
+public final class Cudnn {
+    public static final int SUCCESS = 0;
+    public static final int DATA_FLOAT = 0;
+    public static final int DATA_HALF = 2;
+    public static final int TENSOR_NCHW = 0;
+    public static final int CROSS_CORRELATION = 1;
+    /** TF32 allowed for float32 on Ampere and newer (PyTorch's choice when {@code cudnn.allow_tf32}, its default). */
+    public static final int DEFAULT_MATH = 0;
+    public static final int TENSOR_OP_MATH = 1;
+    /** Float32 multiply-adds only: no TF32. */
+    public static final int FMA_MATH = 3;
+    /** cudnnConvolutionFwdAlgo_t runs 0 (IMPLICIT_GEMM) to 7 (WINOGRAD_NONFUSED). */
+    public static final int FORWARD_ALGORITHMS = 8;
+    /** cudnnConvolutionBwdDataAlgo_t runs 0 to 5. */
+    public static final int BACKWARD_DATA_ALGORITHMS = 6;
+
+    private static final List<String> NAMES = List.of("libcudnn.so.9");
+    private static final Object LOCK = new Object();
+    private static volatile Optional<Cudnn> found;
+    private static volatile String absence = "";
+
+    private final String description;
+    private final long version;
+    private final MethodHandle create;
+    private final MethodHandle setStream;
+    private final MethodHandle errorString;
+    private final MethodHandle createTensor;
+    private final MethodHandle setTensorNd;
+    private final MethodHandle destroyTensor;
+    private final MethodHandle createFilter;
+    private final MethodHandle setFilterNd;
+    private final MethodHandle destroyFilter;
+    private final MethodHandle createConvolution;
+    private final MethodHandle setConvolutionNd;
+    private final MethodHandle setGroupCount;
+    private final MethodHandle setMathType;
+    private final MethodHandle destroyConvolution;
+    private final MethodHandle forwardWorkspace;
+    private final MethodHandle forward;
+    private final MethodHandle backwardDataWorkspace;
+    private final MethodHandle backwardData;
+    private final MethodHandle addTensor;
+    /** Host scalars 1.0f and 0.0f: cuDNN reads alpha and beta as float for float and half data. */
+    private final MemorySegment one;
+    private final MemorySegment zero;
+    private final ConcurrentHashMap<Long, Long> handles = new ConcurrentHashMap<>();
+
+    private Cudnn(SymbolLookup lookup, String description) {
+        this.description = description;
+        Linker linker = Linker.nativeLinker();
+        java.util.function.BiFunction<String, FunctionDescriptor, MethodHandle> bind = (name, d) -> linker.downcallHandle(
+                lookup.find(name).orElseThrow(() -> new IllegalStateException(description + " has no " + name)), d);
+        FunctionDescriptor handleOut = FunctionDescriptor.of(JAVA_INT, ADDRESS);
+        FunctionDescriptor oneLong = FunctionDescriptor.of(JAVA_INT, JAVA_LONG);
+        MethodHandle getVersion = bind.apply("cudnnGetVersion", FunctionDescriptor.of(JAVA_LONG));
+        create = bind.apply("cudnnCreate", handleOut);
+        setStream = bind.apply("cudnnSetStream", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+        errorString = bind.apply("cudnnGetErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+        createTensor = bind.apply("cudnnCreateTensorDescriptor", handleOut);
+        setTensorNd = bind.apply("cudnnSetTensorNdDescriptor",
+                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+        destroyTensor = bind.apply("cudnnDestroyTensorDescriptor", oneLong);
+        createFilter = bind.apply("cudnnCreateFilterDescriptor", handleOut);
+        setFilterNd = bind.apply("cudnnSetFilterNdDescriptor",
+                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+        destroyFilter = bind.apply("cudnnDestroyFilterDescriptor", oneLong);
+        createConvolution = bind.apply("cudnnCreateConvolutionDescriptor", handleOut);
+        setConvolutionNd = bind.apply("cudnnSetConvolutionNdDescriptor",
+                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT));
+        setGroupCount = bind.apply("cudnnSetConvolutionGroupCount", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT));
+        setMathType = bind.apply("cudnnSetConvolutionMathType", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT));
+        destroyConvolution = bind.apply("cudnnDestroyConvolutionDescriptor", oneLong);
+        FunctionDescriptor workspace = FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                JAVA_INT, ADDRESS);
+        forwardWorkspace = bind.apply("cudnnGetConvolutionForwardWorkspaceSize", workspace);
+        backwardDataWorkspace = bind.apply("cudnnGetConvolutionBackwardDataWorkspaceSize", workspace);
+        FunctionDescriptor convolve = FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
+        forward = bind.apply("cudnnConvolutionForward", convolve);
+        backwardData = bind.apply("cudnnConvolutionBackwardData", convolve);
+        addTensor = bind.apply("cudnnAddTensor", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                JAVA_LONG, JAVA_LONG, JAVA_LONG));
+        try {
+            version = (long) getVersion.invokeExact();
+        } catch (Throwable t) {
+            throw new IllegalStateException(description + ": cudnnGetVersion failed", t);
+        }
+        if (version < 8000) {
+            throw new IllegalStateException(description + " is cuDNN " + version + "; javaep needs cuDNN 8 or newer");
+        }
+        one = Arena.global().allocate(JAVA_FLOAT);
+        one.set(JAVA_FLOAT, 0, 1f);
+        zero = Arena.global().allocate(JAVA_FLOAT);
+    }
+
+    /** cuDNN, loaded once per process; empty (with {@link #absenceReason}) when it is not installed. */
+    public static Optional<Cudnn> find() {
+        Optional<Cudnn> result = found;
+        if (result == null) {
+            synchronized (LOCK) {
+                result = found;
+                if (result == null) {
+                    found = result = load();
+                }
+            }
+        }
+        return result;
+    }
+
+    /** Why {@link #find} is empty: what was tried. */
+    public static String absenceReason() {
+        find();
+        return absence;
+    }
+
+    private static Optional<Cudnn> load() {
+        NativeLibraryFinder.Outcome<Cudnn> outcome = NativeLibraryFinder.find("javaep.cuda.cudnn", "JAVAEP_CUDNN", NAMES,
+                NativeLibraryFinder.cudaFolders(), List.of(), Cudnn::new);
+        if (outcome.library() == null) {
+            absence = "cuDNN 9 was not found (tried " + (outcome.tried().isEmpty() ? NAMES : outcome.tried())
+                    + "; -Djavaep.cuda.cudnn / JAVAEP_CUDNN name a libcudnn.so.9)";
+            return Optional.empty();
+        }
+        return Optional.of(outcome.library());
+    }
+
+    /** "9.14.0 (libcudnn.so.9)". */
+    public String describe() {
+        return version / 10000 + "." + (version % 10000) / 100 + "." + version % 100 + " ("
+                + description + ")";
+    }
+
+    /** The handle for the current CUDA context (made on first use), set to {@code stream}. */
+    public long handle(long context, long stream) {
+        long handle = handles.computeIfAbsent(context, c -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment out = arena.allocate(JAVA_LONG);
+                check((int) create.invokeExact(out), "cudnnCreate");
+                return out.get(JAVA_LONG, 0);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        });
+        try {
+            check((int) setStream.invokeExact(handle, stream), "cudnnSetStream");
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        return handle;
+    }
+
+    /** A packed NCHW tensor descriptor of {@code dims} (at least 4; pad leading 1s for fewer). */
+    public long tensor(int dataType, int[] dims) {
+        try (Arena arena = Arena.ofConfined()) {
+            long d = created(createTensor, arena, "cudnnCreateTensorDescriptor");
+            int[] strides = new int[dims.length];
+            int s = 1;
+            for (int i = dims.length - 1; i >= 0; i--) {
+                strides[i] = s;
+                s = Math.multiplyExact(s, dims[i]);
+            }
+            check((int) setTensorNd.invokeExact(d, dataType, dims.length, arena.allocateFrom(JAVA_INT, dims),
+                    arena.allocateFrom(JAVA_INT, strides)), "cudnnSetTensorNdDescriptor");
+            return d;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** A KCRS (ONNX's W layout) filter descriptor. */
+    public long filter(int dataType, int[] dims) {
+        try (Arena arena = Arena.ofConfined()) {
+            long d = created(createFilter, arena, "cudnnCreateFilterDescriptor");
+            check((int) setFilterNd.invokeExact(d, dataType, TENSOR_NCHW, dims.length, arena.allocateFrom(JAVA_INT, dims)),
+                    "cudnnSetFilterNdDescriptor");
+            return d;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** A cross-correlation descriptor (symmetric pads), with ONNX's group count and the given math type. */
+    public long convolution(int[] pads, int[] strides, int[] dilations, int groups, int computeType, int mathType) {
+        try (Arena arena = Arena.ofConfined()) {
+            long d = created(createConvolution, arena, "cudnnCreateConvolutionDescriptor");
+            check((int) setConvolutionNd.invokeExact(d, pads.length, arena.allocateFrom(JAVA_INT, pads),
+                    arena.allocateFrom(JAVA_INT, strides), arena.allocateFrom(JAVA_INT, dilations), CROSS_CORRELATION,
+                    computeType), "cudnnSetConvolutionNdDescriptor");
+            check((int) setGroupCount.invokeExact(d, groups), "cudnnSetConvolutionGroupCount");
+            check((int) setMathType.invokeExact(d, mathType), "cudnnSetConvolutionMathType");
+            return d;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    public void destroy(long tensor, long filter, long convolution, long bias) {
+        try {
+            int ignored = (int) destroyTensor.invokeExact(tensor);
+            ignored = (int) destroyFilter.invokeExact(filter);
+            ignored = (int) destroyConvolution.invokeExact(convolution);
+            if (bias != 0) {
+                ignored = (int) destroyTensor.invokeExact(bias);
+            }
+        } catch (Throwable t) {
+            EpLog.warning("javaep: cuDNN descriptor release failed", t);
+        }
+    }
+
+    public void destroyTensor(long tensor) {
+        try {
+            int ignored = (int) destroyTensor.invokeExact(tensor);
+        } catch (Throwable t) {
+            EpLog.warning("javaep: cuDNN descriptor release failed", t);
+        }
+    }
+
+    /**
+     * The workspace bytes of a forward ({@code backward == false}: x, w → y) or backward-data (ConvTranspose: dy = the
+     * op's X, w → dx = the op's Y) algorithm; -1 where cuDNN does not offer it for this geometry.
+     */
+    public long workspace(boolean backward, long handle, long in, long filter, long convolution, long out, int algorithm) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment size = arena.allocate(JAVA_LONG);
+            int r = backward
+                    ? (int) backwardDataWorkspace.invokeExact(handle, filter, in, convolution, out, algorithm, size)
+                    : (int) forwardWorkspace.invokeExact(handle, in, filter, convolution, out, algorithm, size);
+            return r == SUCCESS ? size.get(JAVA_LONG, 0) : -1;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * Queues the convolution; returns cuDNN's status (not thrown: the algorithm search tries algorithms that may
+     * refuse a geometry).
+     */
+    public int convolve(boolean backward, long handle, long inDesc, long in, long filterDesc, long filter, long convolution,
+                        int algorithm, long workspace, long workspaceBytes, long outDesc, long out) {
+        try {
+            return backward
+                    ? (int) backwardData.invokeExact(handle, one.address(), filterDesc, filter, inDesc, in, convolution,
+                            algorithm, workspace, workspaceBytes, zero.address(), outDesc, out)
+                    : (int) forward.invokeExact(handle, one.address(), inDesc, in, filterDesc, filter, convolution,
+                            algorithm, workspace, workspaceBytes, zero.address(), outDesc, out);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code out += bias}, the bias descriptor [1, M, 1, ...] broadcast over out. */
+    public void addBias(long handle, long biasDesc, long bias, long outDesc, long out) {
+        try {
+            check((int) addTensor.invokeExact(handle, one.address(), biasDesc, bias, one.address(), outDesc, out),
+                    "cudnnAddTensor");
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    public void check(int status, String call) {
+        if (status != SUCCESS) {
+            throw new IllegalStateException("javaep: " + call + " failed: " + errorString(status));
+        }
+    }
+
+    public String errorString(int status) {
+        try {
+            MemorySegment text = (MemorySegment) errorString.invokeExact(status);
+            return text.equals(MemorySegment.NULL) ? "cuDNN status " + status
+                    : text.reinterpret(256).getString(0) + " (" + status + ")";
+        } catch (Throwable t) {
+            return "cuDNN status " + status;
+        }
+    }
+
+    private long created(MethodHandle creator, Arena arena, String call) throws Throwable {
+        MemorySegment out = arena.allocate(JAVA_LONG);
+        check((int) creator.invokeExact(out), call);
+        return out.get(JAVA_LONG, 0);
+    }
+}
