@@ -3,7 +3,7 @@
 #   tools/gpu/run-suite.sh [STEP...]      steps: devices junit ort129 python bench bench-espcn bench-interop sanitizer
 #                                         (JUNIT_CLASS=a.B,c.D limits junit to those classes)
 #                                         (default: all but sanitizer, which runs the JavaCuda partition matrix,
-#                                         or $SANITIZER_CLASS, under compute-sanitizer --tool memcheck)
+#                                         or $SANITIZER_CLASS (a.B,c.D), under compute-sanitizer --tool memcheck)
 # Logs go to $OUT (the device tool brings that folder back). Each step has its own time limit and a
 # failing step does not stop the others; the exit status is the number of failed steps.
 set -uo pipefail
@@ -141,7 +141,8 @@ for s in "${STEPS[@]}"; do
                 --exclude-classname '.*ContextLoss.*')
         api_errors=no
       else
-        select=(--select-class "${SANITIZER_CLASS:-dev.javaep.harness.gpu.CudaPartitionMatrixIT}")
+        select=(); for c in ${SANITIZER_CLASS//,/ }; do select+=(--select-class "$c"); done
+        [ ${#select[@]} -eq 0 ] && select=(--select-class dev.javaep.harness.gpu.CudaPartitionMatrixIT)
         api_errors=explicit
       fi
       step sanitizer 540 "$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)" \
