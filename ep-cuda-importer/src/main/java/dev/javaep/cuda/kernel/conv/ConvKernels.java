@@ -10,13 +10,14 @@ import dev.javaep.spi.ops.ConvOps.ConvAttributes;
 import dev.javaep.spi.ops.KernelTable;
 import dev.javaep.spi.ops.OpSchema;
 import dev.javaep.spi.ops.PoolOps;
+import dev.javaep.spi.ops.PoolOps.MaxPoolIndices;
 import dev.javaep.spi.ops.PoolOps.PoolAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
- * JavaCuda's rows for {@link ConvOps} and {@link PoolOps}: every version of Conv, ConvTranspose, MaxPool (without the
+ * JavaCuda's rows for {@link ConvOps} and {@link PoolOps}: every version of Conv, ConvTranspose, MaxPool (with its
  * Indices output), AveragePool, GlobalAveragePool and GlobalMaxPool on float32 and float16, 1 to 3 spatial axes, as
  * CUDA C kernels compiled by NVRTC ({@link ConvSources}); declined where NVRTC is not installed. Conv and ConvTranspose
  * run through cuDNN where it is installed ({@link ConvBackend}; a geometry cuDNN cannot take uses the direct kernels).
@@ -65,14 +66,15 @@ public final class ConvKernels {
         requireCompiler(node);
         ElementType type = node.input(0).elementType();
         String op = node.opType();
-        return device -> new PoolNode(device, op, max, attributes, type);
+        MaxPoolIndices indices = max ? MaxPoolIndices.of(node) : null;
+        return device -> new PoolNode(device, op, max, attributes, type, indices);
     }
 
     private static CudaKernelFactory globalPool(Node node, boolean max) {
         requireCompiler(node);
         ElementType type = node.input(0).elementType();
         String op = node.opType();
-        return device -> new PoolNode(device, op, max, null, type);
+        return device -> new PoolNode(device, op, max, null, type, null);
     }
 
     private static void requireRank(Node node, int spatialAxes) {

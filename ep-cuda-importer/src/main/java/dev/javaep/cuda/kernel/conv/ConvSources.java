@@ -21,7 +21,8 @@ final class ConvSources {
     private static final String WINDOW = """
             struct Window { long long v[%d]; };
             // Window.v: 0 N, 1 C, 2 M, 3 group, 4..6 input D H W, 7..9 output D H W, 10..12 kernel D H W,
-            // 13..15 strides, 16..18 dilations, 19..21 pads at the beginning, 22..24 pads at the end, 25 count_include_pad
+            // 13..15 strides, 16..18 dilations, 19..21 pads at the beginning, 22..24 pads at the end, 25 count_include_pad,
+            // 26 MaxPool's storage_order (1: column-major Indices)
             #define WINDOW_FIELDS(s) \\
                 const int inD = (int) s.v[4], inH = (int) s.v[5], inW = (int) s.v[6]; \\
                 const int outD = (int) s.v[7], outH = (int) s.v[8], outW = (int) s.v[9]; \\
@@ -159,13 +160,17 @@ final class ConvSources {
             """;
 
     /**
-     * MaxPool (POOL_MAX 1: the largest tap inside X, NaN ignored as ONNX Runtime does) or AveragePool (the sum of the
-     * taps inside X over their count, or with count_include_pad over the taps inside the padded input).
+     * MaxPool (POOL_MAX 1: the largest tap inside X, NaN ignored as ONNX Runtime does; with {@code indices} not null,
+     * also the position in X of the first tap holding it, row- or column-major as {@code PoolOps.MaxPoolIndices} says)
+     * or AveragePool (the sum of the taps inside X over their count, or with count_include_pad over the taps inside the
+     * padded input).
      */
     private static final String POOL = WINDOW + """
-            extern "C" __global__ void __launch_bounds__(256) ENTRY(T* __restrict__ y, const T* __restrict__ x, Window s) {
+            extern "C" __global__ void __launch_bounds__(256) ENTRY(T* __restrict__ y, const T* __restrict__ x,
+                    long long* __restrict__ indices, Window s) {
                 WINDOW_FIELDS(s)
                 const int padEndD = (int) s.v[22], padEndH = (int) s.v[23], padEndW = (int) s.v[24];
+                const bool columnMajor = s.v[26] != 0;
                 const bool includePad = s.v[25] != 0;
                 const long long total = s.v[0] * s.v[1] * outSize;
                 GRID_STRIDE(i, total) {
@@ -180,18 +185,30 @@ final class ConvSources {
                     const int w0 = first_tap(sw, dilW), w1 = end_tap(sw, dilW, kW, inW);
                     const T* xp = x + plane * inSize;
                     float acc = POOL_MAX ? -3.402823466e38f : 0.0f;
+                    // MaxPool's Indices: the first tap inside X until a larger one is found
+                    int bd = sd + d0 * dilD, bh = sh + h0 * dilH, bw = sw + w0 * dilW;
                     for (int jd = d0; jd < d1; jd++) {
                         for (int jh = h0; jh < h1; jh++) {
                             const long long row = ((long long) (sd + jd * dilD) * inH + sh + jh * dilH) * inW + sw;
                             for (int jw = w0; jw < w1; jw++) {
                                 const float v = ld(xp, row + jw * dilW);
                                 if (POOL_MAX) {
-                                    if (v > acc) acc = v;
+                                    if (v > acc) {
+                                        acc = v;
+                                        bd = sd + jd * dilD;
+                                        bh = sh + jh * dilH;
+                                        bw = sw + jw * dilW;
+                                    }
                                 } else {
                                     acc += v;
                                 }
                             }
                         }
+                    }
+                    if (POOL_MAX && indices != 0) {
+                        indices[i] = plane * inSize + (columnMajor
+                                ? bd + (long long) inD * (bh + (long long) inH * bw)
+                                : ((long long) bd * inH + bh) * inW + bw);
                     }
                     if (!POOL_MAX) {
                         int count;

@@ -6,7 +6,7 @@ import dev.javaep.spi.ops.PoolOps.PoolGeometry;
 /**
  * The {@code Window} struct of {@link ConvSources}' kernels: N, C, M, group, then per axis (depth, height, width, with
  * leading axes of size 1 for 1-D and 2-D ops) the input and output sizes, kernel, strides, dilations and the pads at
- * both ends, then AveragePool's count_include_pad. Passed by value with {@code KernelArguments.longs}.
+ * both ends, then AveragePool's count_include_pad and MaxPool's storage_order. Passed by value with {@code KernelArguments.longs}.
  */
 final class WindowArguments {
     static final int LONGS = 32;
@@ -25,7 +25,7 @@ final class WindowArguments {
         return v;
     }
 
-    static long[] of(PoolGeometry g, boolean countIncludePad) {
+    static long[] of(PoolGeometry g, boolean countIncludePad, boolean columnMajorIndices) {
         long[] v = spatial(g.inputSpatial(), g.outputSpatial(), g.kernel(), g.strides(), g.dilations(), g.padsBegin(),
                 g.padsEnd());
         v[0] = g.batch();
@@ -33,6 +33,7 @@ final class WindowArguments {
         v[2] = g.channels();
         v[3] = 1;
         v[25] = countIncludePad ? 1 : 0;
+        v[26] = columnMajorIndices ? 1 : 0;
         return v;
     }
 

@@ -29,6 +29,55 @@ final class NormalizationSources {
             """;
 
     /**
+     * BatchNormalization in training mode: one block per channel (a grid-stride over channels) takes the batch mean
+     * and population variance of the channel's {@code outer x inner} elements in float, in two passes reduced like
+     * ROW_NORM's, normalises them with it in a third pass, and writes the running statistics
+     * {@code input * momentum + batch * (1 - momentum)} where those outputs are asked for (null otherwise).
+     */
+    private static final String BATCH_NORM_TRAINING = """
+            __device__ float block_sum(float v, float* partial) {
+                for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+                int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+                __syncthreads();
+                if (lane == 0) partial[warp] = v;
+                __syncthreads();
+                v = lane < (int) (blockDim.x >> 5) ? partial[lane] : 0.f;
+                for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+                return v;
+            }
+
+            extern "C" __global__ void NAME(T* y, const T* x, const P* scale, const P* bias, const Q* mean,
+                    const Q* var, Q* running_mean, Q* running_var, long long outer, long long channels,
+                    long long inner, float epsilon, float momentum) {
+                __shared__ float partial[32];
+                const long long count = outer * inner;
+                for (long long c = blockIdx.x; c < channels; c += gridDim.x) {
+                    float sum = 0.f;
+                    for (long long k = threadIdx.x; k < count; k += blockDim.x) {
+                        sum += ld(x, (k / inner * channels + c) * inner + k % inner);
+                    }
+                    const float m = count == 0 ? 0.f : block_sum(sum, partial) / (float) count;
+                    float squares = 0.f;
+                    for (long long k = threadIdx.x; k < count; k += blockDim.x) {
+                        float d = ld(x, (k / inner * channels + c) * inner + k % inner) - m;
+                        squares += d * d;
+                    }
+                    const float v = count == 0 ? 0.f : block_sum(squares, partial) / (float) count;
+                    const float a = ld(scale, c) / sqrtf(v + epsilon);
+                    const float b = ld(bias, c);
+                    for (long long k = threadIdx.x; k < count; k += blockDim.x) {
+                        long long i = (k / inner * channels + c) * inner + k % inner;
+                        st(y, i, (ld(x, i) - m) * a + b);
+                    }
+                    if (threadIdx.x == 0) {
+                        if (running_mean) st(running_mean, c, ld(mean, c) * momentum + m * (1.f - momentum));
+                        if (running_var) st(running_var, c, ld(var, c) * momentum + v * (1.f - momentum));
+                    }
+                }
+            }
+            """;
+
+    /**
      * Instance, layer and group normalisation: one block per row (a grid-stride over rows), each thread summing a
      * strided share of the row in float; two passes (the mean, then the squared deviations from it) reduced across
      * the block with warp shuffles and one shared-memory exchange. A row's parameters are at
@@ -89,6 +138,12 @@ final class NormalizationSources {
     static CudaSource batchNorm(ElementType x, ElementType parameters, ElementType statistics) {
         String entry = "batch_norm_" + suffix(x) + "_" + suffix(parameters) + "_" + suffix(statistics);
         return CudaSource.of(entry, BATCH_NORM.replace("NAME", entry),
+                Map.of("T", c(x), "P", c(parameters), "Q", c(statistics)));
+    }
+
+    static CudaSource batchNormTraining(ElementType x, ElementType parameters, ElementType statistics) {
+        String entry = "batch_norm_training_" + suffix(x) + "_" + suffix(parameters) + "_" + suffix(statistics);
+        return CudaSource.of(entry, BATCH_NORM_TRAINING.replace("NAME", entry),
                 Map.of("T", c(x), "P", c(parameters), "Q", c(statistics)));
     }
 

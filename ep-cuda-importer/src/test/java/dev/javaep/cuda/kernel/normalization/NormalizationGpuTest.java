@@ -82,7 +82,7 @@ class NormalizationGpuTest {
         float[][][] outputs = compare.run(node, inputs);
         for (int i = 0; i < outputs.length; i++) {
             if (outputs[i] != null) {
-                boolean half = type == H && i == 0;
+                boolean half = node.outputs().get(i).elementType() == H;
                 assertClose(what + " output " + i, outputs[i], half ? F16_ABS : F32_ABS, half ? F16_REL : F32_REL);
             }
         }
@@ -107,6 +107,31 @@ class NormalizationGpuTest {
                 List.of(compare.random(random, F, -3, 3, 3, 2, 4), compare.random(random, F, 0.5f, 2, 2, 4),
                         compare.random(random, F, -1, 1, 2, 4), compare.random(random, F, -1, 1, 2, 4),
                         compare.random(random, F, 0.2f, 3, 2, 4)), F);
+    }
+
+    @Test
+    void batchNormalizationTraining() {
+        for (ElementType t : List.of(F, H)) {
+            long c = 3;
+            check("BatchNormalization-15 training " + t, node("BatchNormalization", 15, List.of(t, t, t, t, t),
+                            List.of(t, t, t), new Attribute.IntValue("training_mode", 1),
+                            new Attribute.FloatValue("momentum", 0.8f)),
+                    List.of(compare.random(random, t, -3, 3, 2, c, 5, 7), compare.random(random, t, 0.5f, 2, c),
+                            compare.random(random, t, -1, 1, c), compare.random(random, t, -1, 1, c),
+                            compare.random(random, t, 0.2f, 3, c)), t);
+        }
+        // float16 X, float32 scale/B, float16 statistics; running_mean omitted; a channel of 2 x 3000 elements
+        check("BatchNormalization-15 training mixed", node("BatchNormalization", 15, List.of(H, F, F, H, H),
+                        Arrays.asList(H, null, H), new Attribute.IntValue("training_mode", 1)),
+                List.of(compare.random(random, H, -3, 3, 2, 2, 3000), compare.random(random, F, 0.5f, 2, 2),
+                        compare.random(random, F, -1, 1, 2), compare.random(random, H, -1, 1, 2),
+                        compare.random(random, H, 0.2f, 3, 2)), H);
+        // a rank-2 X (no spatial axes) and version 14's single statistics type
+        check("BatchNormalization-14 training rank 2", node("BatchNormalization", 14, List.of(F, F, F, F, F),
+                        List.of(F, F, F), new Attribute.IntValue("training_mode", 1)),
+                List.of(compare.random(random, F, -3, 3, 64, 5), compare.random(random, F, 0.5f, 2, 5),
+                        compare.random(random, F, -1, 1, 5), compare.random(random, F, -1, 1, 5),
+                        compare.random(random, F, 0.2f, 3, 5)), F);
     }
 
     @Test

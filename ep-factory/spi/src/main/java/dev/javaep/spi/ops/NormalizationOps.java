@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * BatchNormalization (inference), InstanceNormalization, LayerNormalization, GroupNormalization. Backends:
+ * BatchNormalization (inference, and training from version 14), InstanceNormalization, LayerNormalization, GroupNormalization. Backends:
  * {@code dev.javaep.cpu.kernel.normalization}, {@code dev.javaep.cuda.kernel.normalization}.
  *
  * <p>The shared rules: {@link BatchNorm} (attributes, and where each element's channel parameters are), and
@@ -87,25 +87,41 @@ public final class NormalizationOps {
             GROUP_NORMALIZATION_18, GROUP_NORMALIZATION_21);
 
     /**
-     * BatchNormalization in inference: {@code y = (x - mean[c]) / sqrt(var[c] + epsilon) * scale[c] + B[c]}.
+     * BatchNormalization. Inference: {@code y = (x - mean[c]) / sqrt(var[c] + epsilon) * scale[c] + B[c]}. Training
+     * (version 14 on, {@code training_mode=1}): the same with the batch's own statistics, the mean and the population
+     * variance of X over every axis but the channel; the optional outputs 1 and 2 are then the running statistics
+     * {@code input_mean * momentum + batch_mean * (1 - momentum)} and likewise for var.
      *
-     * @param spatial false only for {@code spatial=0} of versions before 9: the parameters then have shape
-     *                (C, D1, ..., Dn), one value per element of an instance rather than per channel
+     * @param spatial  false only for {@code spatial=0} of versions before 9: the parameters then have shape
+     *                 (C, D1, ..., Dn), one value per element of an instance rather than per channel
+     * @param training {@code training_mode=1}: normalise with the batch statistics
+     * @param momentum the running statistics' weight of the input mean and var (default 0.9)
      */
-    public record BatchNorm(float epsilon, boolean spatial) {
-        /** The node's attributes; throws for training mode, which javaep does not run. */
+    public record BatchNorm(float epsilon, boolean spatial, boolean training, float momentum) {
+        /** Inference. */
+        public BatchNorm(float epsilon, boolean spatial) {
+            this(epsilon, spatial, false, 0.9f);
+        }
+
+        /**
+         * The node's attributes. Versions before 14 ask for training with extra outputs (saved statistics whose
+         * meaning changed between versions), which javaep does not run; from 14 on, extra outputs need training_mode=1.
+         */
         public static BatchNorm of(Node node) {
-            if (node.intAttribute("training_mode", 0) != 0) {
-                throw new IllegalArgumentException("BatchNormalization: training_mode=1 (batch statistics, running"
-                        + " mean and variance) is not implemented; only inference is");
-            }
             long present = node.outputs().stream().filter(java.util.Objects::nonNull).count();
-            if (present > 1) {
-                throw new IllegalArgumentException("BatchNormalization: " + present + " outputs ask for training mode"
-                        + " (running and saved statistics), which is not implemented; only inference (Y alone) is");
+            boolean training = node.sinceVersion() >= 14 && node.intAttribute("training_mode", 0) != 0;
+            if (node.sinceVersion() < 14 && present > 1) {
+                throw new IllegalArgumentException("BatchNormalization-" + node.sinceVersion() + ": " + present
+                        + " outputs ask for its training mode (running and saved statistics), which is not implemented;"
+                        + " only inference (Y alone) and version 14's training_mode are");
+            }
+            if (!training && present > 1) {
+                throw new IllegalArgumentException("BatchNormalization: running_mean and running_var are outputs of"
+                        + " training mode only (training_mode=1); the node has " + present + " outputs in inference");
             }
             boolean spatial = node.sinceVersion() >= 9 || node.intAttribute("spatial", 1) != 0;
-            return new BatchNorm(node.floatAttribute("epsilon", 1e-5f), spatial);
+            return new BatchNorm(node.floatAttribute("epsilon", 1e-5f), spatial, training,
+                    node.floatAttribute("momentum", 0.9f));
         }
 
         /** Where X's elements find their parameters; {@code parameters} are the shapes of scale, B, mean, var. */

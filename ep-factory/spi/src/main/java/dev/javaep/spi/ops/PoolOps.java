@@ -15,8 +15,8 @@ import java.util.Set;
  * the window rules both backends share: {@link PoolAttributes#of} reads a node once, {@link PoolGeometry#of}
  * resolves it against X's shape. Backends: {@code dev.javaep.cpu.kernel.conv}, {@code dev.javaep.cuda.kernel.conv}.
  *
- * <p>MaxPool's optional second output (Indices, opset 8 on) is not described: {@link OpSchema} has no optional
- * outputs, so a node that asks for the indices is declined ({@code ARITY}) and left to another EP.
+ * <p>MaxPool's optional second output (Indices, opset 8 on: int64, each maximum's position in X flattened, in
+ * the order storage_order names) is described by {@link MaxPoolIndices}.
  */
 public final class PoolOps {
     private PoolOps() {}
@@ -41,17 +41,24 @@ public final class PoolOps {
         return new OpSchema("", op, since, last, 1, List.of("T"), List.of("T"), attributes, Map.of("T", types));
     }
 
+    /** MaxPool from version 8: Y and the optional int64 Indices. */
+    private static OpSchema maxPoolWithIndices(int since, int last, Map<String, Class<? extends Attribute>> attributes,
+                                               Set<ElementType> types) {
+        return new OpSchema("", "MaxPool", since, last, 1, List.of("T"), List.of("T", "I"), attributes,
+                Map.of("T", types, "I", Set.of(ElementType.INT64)), 1);
+    }
+
     public static final OpSchema MAX_POOL_1 = pool("MaxPool", 1, 7, attributes(), FLOAT_TYPES);
-    /** MaxPool-8: storage_order (it orders the Indices output, which javaep declines). */
-    public static final OpSchema MAX_POOL_8 = pool("MaxPool", 8, 9, attributes("storage_order"), FLOAT_TYPES);
+    /** MaxPool-8: the optional Indices output, and storage_order (the order of its indices). */
+    public static final OpSchema MAX_POOL_8 = maxPoolWithIndices(8, 9, attributes("storage_order"), FLOAT_TYPES);
     /** MaxPool-10: ceil_mode and dilations. */
-    public static final OpSchema MAX_POOL_10 = pool("MaxPool", 10, 11,
+    public static final OpSchema MAX_POOL_10 = maxPoolWithIndices(10, 11,
             attributes("storage_order", "ceil_mode", "dilations"), FLOAT_TYPES);
     /** MaxPool-12: int8 and uint8. (MaxPool-11 only rewords SAME; it shares this meaning with 10.) */
-    public static final OpSchema MAX_POOL_12 = pool("MaxPool", 12, 21,
+    public static final OpSchema MAX_POOL_12 = maxPoolWithIndices(12, 21,
             attributes("storage_order", "ceil_mode", "dilations"), MAXPOOL_TYPES_12);
     /** MaxPool-22: bfloat16. */
-    public static final OpSchema MAX_POOL_22 = pool("MaxPool", 22, 22,
+    public static final OpSchema MAX_POOL_22 = maxPoolWithIndices(22, 22,
             attributes("storage_order", "ceil_mode", "dilations"), MAXPOOL_TYPES_22);
 
     public static final OpSchema AVERAGE_POOL_1 = pool("AveragePool", 1, 6, attributes(), FLOAT_TYPES);
@@ -76,6 +83,35 @@ public final class PoolOps {
     public static final List<OpSchema> SCHEMAS = List.of(MAX_POOL_1, MAX_POOL_8, MAX_POOL_10, MAX_POOL_12, MAX_POOL_22,
             AVERAGE_POOL_1, AVERAGE_POOL_7, AVERAGE_POOL_10, AVERAGE_POOL_19, AVERAGE_POOL_22,
             GLOBAL_AVERAGE_POOL_1, GLOBAL_AVERAGE_POOL_22, GLOBAL_MAX_POOL_1, GLOBAL_MAX_POOL_22);
+
+    /**
+     * MaxPool's Indices output: for each output, the position in X (flattened, batch and channel included) of the
+     * first tap holding the window's maximum. Within an (n, c) plane of spatial shape {@code [D1, ..., Dr]} the position
+     * {@code (i1, ..., ir)} counts row-major ({@code storage_order=0}: {@code (i1 * D2 + i2) * D3 + ...}) or column-major
+     * ({@code storage_order=1}: {@code i1 + D1 * (i2 + D2 * (i3 + ...))}); the plane adds {@code plane * D1 * ... * Dr}.
+     * As in ONNX Runtime, a tap wins only when it is larger than every earlier one (the first of equal maxima wins,
+     * NaN never does).
+     */
+    public record MaxPoolIndices(boolean columnMajor) {
+        /** The node's Indices rule, or null when the node does not ask for Indices; throws for a storage_order other than 0 and 1. */
+        public static MaxPoolIndices of(Node node) {
+            if (node.outputs().size() < 2 || node.outputs().get(1) == null) {
+                return null;
+            }
+            long order = node.intAttribute("storage_order", 0);
+            if (order != 0 && order != 1) {
+                throw new IllegalArgumentException("MaxPool: storage_order is " + order + "; it is 0 (row major) or 1"
+                        + " (column major)");
+            }
+            return new MaxPoolIndices(order == 1);
+        }
+
+        /** The index of position {@code (d, h, w)} of plane {@code plane}, X's spatial axes seen as 3 (leading ones of size 1). */
+        public long index(long plane, int inD, int inH, int inW, int d, int h, int w) {
+            long within = columnMajor ? d + (long) inD * (h + (long) inH * w) : ((long) d * inH + h) * inW + w;
+            return plane * inD * inH * inW + within;
+        }
+    }
 
     /**
      * The window attributes of one MaxPool or AveragePool node, read and checked once. Absent strides, dilations

@@ -8,6 +8,7 @@ import dev.javaep.spi.ops.ConvOps.ConvAttributes;
 import dev.javaep.spi.ops.KernelTable;
 import dev.javaep.spi.ops.OpSchema;
 import dev.javaep.spi.ops.PoolOps;
+import dev.javaep.spi.ops.PoolOps.MaxPoolIndices;
 import dev.javaep.spi.ops.PoolOps.PoolAttributes;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +16,8 @@ import java.util.Set;
 
 /**
  * JavaCpu's rows for {@link ConvOps} and {@link PoolOps}: every version of Conv, ConvTranspose, MaxPool, AveragePool,
- * GlobalAveragePool and GlobalMaxPool on float32 and float16 (MaxPool also on int8 and uint8 from opset 12), with 1 to
- * 3 spatial axes (global pools: any). Attributes are checked when the node is judged, so a malformed one is declined.
+ * GlobalAveragePool and GlobalMaxPool on float32 and float16 (MaxPool also on int8 and uint8 from opset 12, and with its
+ * Indices output), with 1 to 3 spatial axes (global pools: any). Attributes are checked when the node is judged, so a malformed one is declined.
  */
 public final class ConvKernels {
     private static final Set<ElementType> FLOATS = Set.of(ElementType.FLOAT, ElementType.FLOAT16);
@@ -63,7 +64,8 @@ public final class ConvKernels {
     private static CpuKernel pool(Node node, FloatPooling.Kind kind) {
         PoolAttributes attributes = PoolAttributes.of(node);
         requireRank(node, attributes.kernelShape().length);
-        return new PoolKernel(kind, attributes, node.opType(), node.input(0).elementType());
+        return new PoolKernel(kind, attributes, node.opType(), node.input(0).elementType(),
+                kind == FloatPooling.Kind.MAX ? MaxPoolIndices.of(node) : null);
     }
 
     /** Declines (at GetCapability) a node with more spatial axes than the kernels take, where the node says how many. */

@@ -2,8 +2,10 @@ package dev.javaep.cpu.kernel.conv;
 
 import static dev.javaep.cpu.kernel.conv.FloatData.F;
 
+import dev.javaep.spi.ops.PoolOps.MaxPoolIndices;
 import dev.javaep.spi.ops.PoolOps.PoolGeometry;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * MaxPool and AveragePool on float32 segments, one (image, channel) plane at a time, and the global pools. Window
@@ -70,6 +72,62 @@ final class FloatPooling {
                         }
                     }
                     out[o] = max ? acc : acc / ((float) d.count[od] * h.count[oh] * wAxis.count[ow]);
+                }
+            }
+        }
+    }
+
+    /**
+     * MaxPool with its Indices output: as {@link #pool} for the values, and per output the index ({@link MaxPoolIndices})
+     * of the first tap larger than all before it. A window whose taps are all -inf, NaN or padding keeps -FLT_MAX (as
+     * the plain kernel) and the index of its first tap inside X.
+     */
+    static void maxWithIndices(PoolGeometry g, MaxPoolIndices order, MemorySegment x, MemorySegment y,
+                               MemorySegment indices) {
+        Window3 w = Window3.of(g);
+        int inSize = w.inSize();
+        int outSize = w.outSize();
+        long planes = Math.multiplyExact(g.batch(), g.channels());
+        float[] in = new float[inSize];
+        for (long p = 0; p < planes; p++) {
+            MemorySegment.copy(x, F, p * inSize * 4L, in, 0, inSize);
+            long o = p * outSize;
+            for (int od = 0; od < w.outD(); od++) {
+                int sd = od * w.strideD() - w.padD();
+                int d0 = Window3.firstTap(sd, w.dilationD());
+                int d1 = Window3.endTap(sd, w.dilationD(), w.kD(), w.inD());
+                for (int oh = 0; oh < w.outH(); oh++) {
+                    int sh = oh * w.strideH() - w.padH();
+                    int h0 = Window3.firstTap(sh, w.dilationH());
+                    int h1 = Window3.endTap(sh, w.dilationH(), w.kH(), w.inH());
+                    for (int ow = 0; ow < w.outW(); ow++, o++) {
+                        int sw = ow * w.strideW() - w.padW();
+                        int w0 = Window3.firstTap(sw, w.dilationW());
+                        int w1 = Window3.endTap(sw, w.dilationW(), w.kW(), w.inW());
+                        float best = -Float.MAX_VALUE;
+                        int bd = sd + d0 * w.dilationD();
+                        int bh = sh + h0 * w.dilationH();
+                        int bw = sw + w0 * w.dilationW();
+                        for (int jd = d0; jd < d1; jd++) {
+                            int pd = sd + jd * w.dilationD();
+                            for (int jh = h0; jh < h1; jh++) {
+                                int ph = sh + jh * w.dilationH();
+                                for (int jw = w0; jw < w1; jw++) {
+                                    int pw = sw + jw * w.dilationW();
+                                    float v = in[(pd * w.inH() + ph) * w.inW() + pw];
+                                    if (v > best) {
+                                        best = v;
+                                        bd = pd;
+                                        bh = ph;
+                                        bw = pw;
+                                    }
+                                }
+                            }
+                        }
+                        y.setAtIndex(F, o, best);
+                        indices.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, o,
+                                order.index(p, w.inD(), w.inH(), w.inW(), bd, bh, bw));
+                    }
                 }
             }
         }

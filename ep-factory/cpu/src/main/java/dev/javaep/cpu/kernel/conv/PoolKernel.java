@@ -4,6 +4,7 @@ import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
+import dev.javaep.spi.ops.PoolOps.MaxPoolIndices;
 import dev.javaep.spi.ops.PoolOps.PoolAttributes;
 import dev.javaep.spi.ops.PoolOps.PoolGeometry;
 import java.lang.foreign.MemorySegment;
@@ -12,8 +13,16 @@ import java.util.List;
 /**
  * MaxPool and AveragePool (1 to 3 spatial axes; float32, float16 and, for MaxPool, int8/uint8 through float32,
  * which holds their values exactly), and GlobalMaxPool/GlobalAveragePool ({@code attributes} null) over any rank.
+ *
+ * @param indices MaxPool's Indices rule when the node asks for that output, else null
  */
-record PoolKernel(FloatPooling.Kind kind, PoolAttributes attributes, String op, ElementType type) implements CpuKernel {
+record PoolKernel(FloatPooling.Kind kind, PoolAttributes attributes, String op, ElementType type, MaxPoolIndices indices)
+        implements CpuKernel {
+
+    /** A pool without an Indices output. */
+    PoolKernel(FloatPooling.Kind kind, PoolAttributes attributes, String op, ElementType type) {
+        this(kind, attributes, op, type, null);
+    }
 
     PoolGeometry geometry(long[] x) {
         if (attributes == null) {
@@ -32,7 +41,8 @@ record PoolKernel(FloatPooling.Kind kind, PoolAttributes attributes, String op, 
         if (inputShapes.length != 1) {
             throw new IllegalArgumentException(op + " takes one input, got " + inputShapes.length);
         }
-        return new long[][] {geometry(inputShapes[0]).outputShape()};
+        long[] y = geometry(inputShapes[0]).outputShape();
+        return indices == null ? new long[][] {y} : new long[][] {y, y.clone()};
     }
 
     @Override
@@ -42,9 +52,14 @@ record PoolKernel(FloatPooling.Kind kind, PoolAttributes attributes, String op, 
         Shapes.requireType(op, "input X", x, type);
         Shapes.requireType(op, "output Y", y, type);
         PoolGeometry g = geometry(x.shape());
-        Shapes.requireOutputShapes(op, outputs, new long[][] {g.outputShape()});
+        Shapes.requireOutputShapes(op, outputs.subList(0, 1), new long[][] {g.outputShape()});
+        Tensor argmax = indices != null && outputs.size() > 1 ? outputs.get(1) : null;
         MemorySegment ys = FloatData.target(y);
-        if (attributes == null) {
+        if (argmax != null) {
+            Shapes.requireType(op, "output Indices", argmax, ElementType.INT64);
+            Shapes.requireOutputShapes(op, List.of(argmax), new long[][] {g.outputShape()});
+            FloatPooling.maxWithIndices(g, indices, FloatData.read(x), ys, argmax.data());
+        } else if (attributes == null) {
             FloatPooling.global(kind, Math.multiplyExact(g.batch(), g.channels()), Math.toIntExact(g.inputSpatialSize()),
                     FloatData.read(x), ys);
         } else {

@@ -10,7 +10,8 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 
 /**
- * Resize and Upsample on float32 or float16, every mode of {@link ResizeAttributes}. The output shape comes from
+ * Resize and Upsample on float32 or float16, every mode of {@link ResizeAttributes}; on int8, uint8 and int32
+ * (images, masks, label maps) nearest only. The output shape comes from
  * the scales or sizes input's values ({@link ResizeGeometry}). Each resized axis's taps are worked out once per
  * output coordinate ({@link SamplingOps#resizeTaps}); each output element is then the weighted sum over every
  * combination of its axes' taps, in float (the order the CUDA kernel sums in), or tf_crop_and_resize's
@@ -79,6 +80,13 @@ record ResizeKernel(String op, ResizeAttributes attributes, int roiInput, int sc
         if (y.elementCount() == 0) {
             return;
         }
+        if (y.elementType() != inputs.get(0).elementType()) {
+            throw new IllegalArgumentException(op + ": Y is " + y.elementType() + ", X " + inputs.get(0).elementType());
+        }
+        if (SamplingKernels.RESIZE_INTEGERS.contains(y.elementType())) {
+            nearestIntegers(g, inputs.get(0), y);
+            return;
+        }
         FloatAccess in = FloatAccess.of(op, "X", inputs.get(0));
         FloatAccess out = FloatAccess.of(op, "Y", y);
         int rank = g.input().length;
@@ -130,6 +138,55 @@ record ResizeKernel(String op, ResizeAttributes attributes, int roiInput, int sc
                     }
                 }
                 out.set(o, sum);
+            }
+            for (int d = rank - 1; d >= 0 && ++coordinate[d] == g.output()[d]; d--) {
+                coordinate[d] = 0;
+            }
+        }
+    }
+
+    /**
+     * Nearest on int8, uint8 or int32: each output element is a copy of its one tap's element (exact, whatever the
+     * type), or tf_crop_and_resize's extrapolation value truncated toward zero (ONNX Runtime's static_cast).
+     */
+    private void nearestIntegers(ResizeGeometry g, Tensor x, Tensor y) {
+        if (attributes.mode() != SamplingOps.Interpolation.NEAREST) {
+            throw new IllegalArgumentException(op + ": JavaCpu resizes " + y.elementType() + " with mode nearest only");
+        }
+        int rank = g.input().length;
+        long size = y.elementType().byteSize();
+        long[] inStrides = new long[rank];
+        for (int d = rank - 1; d >= 0; d--) {
+            inStrides[d] = Shapes.product(g.input(), d + 1, rank);
+        }
+        Taps[] taps = new Taps[rank];
+        for (int d = 0; d < rank; d++) {
+            taps[d] = g.resized()[d] ? Taps.of(attributes, g, d) : null;
+        }
+        boolean extrapolates = attributes.transform() == SamplingOps.CoordinateTransform.TF_CROP_AND_RESIZE;
+        long extrapolation = (long) attributes.extrapolationValue();
+        long[] coordinate = new long[rank];
+        long total = y.elementCount();
+        for (long o = 0; o < total; o++) {
+            long offset = 0;
+            boolean outside = false;
+            for (int d = 0; d < rank; d++) {
+                int c = (int) coordinate[d];
+                if (taps[d] == null) {
+                    offset += coordinate[d] * inStrides[d];
+                } else {
+                    offset += taps[d].index[c * taps[d].width] * inStrides[d];
+                    outside |= extrapolates && taps[d].outside[c];
+                }
+            }
+            if (outside) {
+                switch (y.elementType()) {
+                    case INT8, UINT8 -> y.data().set(ValueLayout.JAVA_BYTE, o, (byte) extrapolation);
+                    case INT32 -> y.data().setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, o, (int) extrapolation);
+                    default -> throw new IllegalArgumentException(op + ": no integer Resize of " + y.elementType());
+                }
+            } else {
+                java.lang.foreign.MemorySegment.copy(x.data(), offset * size, y.data(), o * size, size);
             }
             for (int d = rank - 1; d >= 0 && ++coordinate[d] == g.output()[d]; d--) {
                 coordinate[d] = 0;

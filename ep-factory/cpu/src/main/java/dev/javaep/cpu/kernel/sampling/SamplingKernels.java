@@ -11,9 +11,18 @@ import dev.javaep.spi.ops.SamplingOps.ResizeAttributes;
 import java.util.List;
 import java.util.Set;
 
-/** JavaCpu's rows for {@link SamplingOps}: float32, and float16 converted to float per element. */
+/**
+ * JavaCpu's rows for {@link SamplingOps}: float32, and float16 converted to float per element; Resize and Upsample
+ * also on int8, uint8 and int32 in nearest mode (a copy of the chosen element). Integer linear and cubic are declined:
+ * ONNX leaves their rounding open, and ONNX Runtime's CPU EP rounds differently by layout (truncating a float sum for
+ * NCHW, fixed-point weights for NHWC uint8), so no one rule would match it.
+ */
 public final class SamplingKernels {
     private static final Set<ElementType> TYPES = Set.of(ElementType.FLOAT, ElementType.FLOAT16);
+    /** Resize's integer types, nearest mode only. */
+    static final Set<ElementType> RESIZE_INTEGERS = Set.of(ElementType.INT8, ElementType.UINT8, ElementType.INT32);
+    private static final Set<ElementType> RESIZE_TYPES = Set.of(ElementType.FLOAT, ElementType.FLOAT16,
+            ElementType.INT8, ElementType.UINT8, ElementType.INT32);
 
     private SamplingKernels() {}
 
@@ -32,8 +41,15 @@ public final class SamplingKernels {
     }
 
     private static KernelTable.Row<CpuKernel> resize(OpSchema schema, String type, int roi, int scales, int sizes) {
-        return new KernelTable.Row<>(schema, type, TYPES,
-                node -> new ResizeKernel(schema.describe(), ResizeAttributes.of(node), roi, scales, sizes));
+        return new KernelTable.Row<>(schema, type, RESIZE_TYPES, node -> {
+            ResizeAttributes attributes = ResizeAttributes.of(node);
+            ElementType x = schema.typeOf(node, type);
+            if (RESIZE_INTEGERS.contains(x) && attributes.mode() != SamplingOps.Interpolation.NEAREST) {
+                throw new UnsupportedOperationException(schema.describe() + ": mode " + attributes.mode()
+                        + " on " + x + " is not implemented (its rounding is ONNX Runtime's, by layout); nearest is");
+            }
+            return new ResizeKernel(schema.describe(), attributes, roi, scales, sizes);
+        });
     }
 
     private static KernelTable.Row<CpuKernel> gridSample(OpSchema schema) {

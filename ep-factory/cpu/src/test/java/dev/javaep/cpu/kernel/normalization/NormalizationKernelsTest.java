@@ -103,10 +103,41 @@ class NormalizationKernelsTest {
     }
 
     @Test
-    void batchNormalizationTrainingIsDeclined() {
-        NodeSupport training = CpuKernels.support(node("BatchNormalization", 15, times(F, 5), List.of(F, F, F),
-                new Attribute.IntValue("training_mode", 1)));
-        assertEquals(DeclineCode.ATTRIBUTE, assertInstanceOf(NodeSupport.Declined.class, training).code());
+    void batchNormalizationTrainingUsesTheBatchStatisticsAndBlendsTheRunningOnes() {
+        Node node = node("BatchNormalization", 15, times(F, 5), List.of(F, F, F), new Attribute.IntValue("training_mode", 1),
+                new Attribute.FloatValue("epsilon", 0f));
+        try (Arena arena = Arena.ofConfined()) {
+            // X (2, 2, 2): channel 0 holds 1, 2, 5, 6 (mean 3.5), channel 1 holds 3, 4, 7, 8 (mean 5.5); both have
+            // population variance 4.25, so y = (x - mean) / sqrt(4.25) * scale + B
+            float[][] out = runAll(kernel(node), arena,
+                    new float[][] {{1, 2, 3, 4, 5, 6, 7, 8}, {1, 2}, {0, 1}, {1, 3}, {4, 1}},
+                    new long[][] {{2, 2, 2}, {2}, {2}, {2}, {2}});
+            assertClose(new float[] {-1.2126781f, -0.7276069f, -1.4253563f, -0.4552138f,
+                    0.7276069f, 1.2126781f, 2.4552138f, 3.4253563f}, out[0], 1e-6f);
+            // running = input * 0.9 (default momentum) + batch * 0.1
+            assertClose(new float[] {1.25f, 3.25f}, out[1], 1e-6f);
+            assertClose(new float[] {4.025f, 1.325f}, out[2], 1e-6f);
+        }
+    }
+
+    @Test
+    void batchNormalizationTrainingWithYAloneAndItsMomentum() {
+        Node node = node("BatchNormalization", 14, times(F, 5), Arrays.asList(F, null, F),
+                new Attribute.IntValue("training_mode", 1), new Attribute.FloatValue("momentum", 0.5f),
+                new Attribute.FloatValue("epsilon", 0f));
+        try (Arena arena = Arena.ofConfined()) {
+            // one channel of 2, 4: mean 3, variance 1
+            float[][] out = runAll(kernel(node), arena, new float[][] {{2, 4}, {1}, {0}, {1}, {3}},
+                    new long[][] {{1, 1, 2}, {1}, {1}, {1}, {1}});
+            assertClose(new float[] {-1, 1}, out[0], 1e-6f);
+            assertClose(new float[] {2}, out[2], 1e-6f);
+        }
+    }
+
+    @Test
+    void batchNormalizationStatisticsOutputsOutsideVersion14sTrainingModeAreDeclined() {
+        NodeSupport inference = CpuKernels.support(node("BatchNormalization", 15, times(F, 5), List.of(F, F, F)));
+        assertEquals(DeclineCode.ATTRIBUTE, assertInstanceOf(NodeSupport.Declined.class, inference).code());
         NodeSupport fiveOutputs = CpuKernels.support(node("BatchNormalization", 9, times(F, 5), times(F, 5)));
         assertTrue(((NodeSupport.Declined) fiveOutputs).reason().contains("training"), fiveOutputs.toString());
         NodeSupport doubleMean = CpuKernels.support(node("BatchNormalization", 15,

@@ -81,6 +81,38 @@ class SamplingKernelsTest {
         }
     }
 
+    /** Nearest on integer X: the integers run through unchanged (int32 past float's 2^24 included). */
+    @Test
+    void integerNearestCopiesTheChosenElements() {
+        try (Arena arena = Arena.ofConfined()) {
+            for (ElementType type : List.of(ElementType.UINT8, ElementType.INT8, ElementType.INT32)) {
+                long big = type == ElementType.INT32 ? 16_777_217 : type == ElementType.UINT8 ? 255 : -128;
+                CpuKernel k = kernel(node("Resize", 13, Arrays.asList(type, null, F)));
+                List<HostTensor> inputs = Arrays.asList(TestTensors.integers(arena, type, new long[] {1, big, 3, 4}, 1, 1, 2, 2),
+                        null, floats(1, 1, 2, 1.5f));
+                long[][] shapes = k.outputShapes(inputs);
+                assertArrayEquals(new long[] {1, 1, 4, 3}, shapes[0]);
+                HostTensor y = TestTensors.misaligned(arena, type, shapes[0]);
+                k.compute(inputs, List.of(y));
+                // half_pixel, round_prefer_floor: rows 0 0 1 1; columns (x + 0.5) / 1.5 - 0.5 = -1/6, 1/2, 7/6 -> 0 0 1
+                assertArrayEquals(new long[] {1, 1, big, 1, 1, big, 3, 3, 4, 3, 3, 4}, TestTensors.toIntegers(y), type.toString());
+            }
+            // tf_crop_and_resize's extrapolation value, truncated toward zero
+            CpuKernel crop = kernel(node("Resize", 13, List.of(ElementType.UINT8, F, F, I64),
+                    string("coordinate_transformation_mode", "tf_crop_and_resize"),
+                    new Attribute.FloatValue("extrapolation_value", 7.9f)));
+            List<HostTensor> inputs = List.of(TestTensors.integers(arena, ElementType.UINT8, new long[] {10, 20, 30, 40}, 4),
+                    floats(0.5f, 1.5f), floats(), longs(3));
+            HostTensor y = TestTensors.misaligned(arena, ElementType.UINT8, crop.outputShapes(inputs)[0]);
+            crop.compute(inputs, List.of(y));
+            // coordinates 1.5 (rounds to 1 preferring floor), 3, 4.5 (outside)
+            assertArrayEquals(new long[] {20, 40, 7}, TestTensors.toIntegers(y));
+        }
+        NodeSupport linear = CpuKernels.support(node("Resize", 13, Arrays.asList(ElementType.UINT8, null, F),
+                string("mode", "linear")));
+        assertTrue(linear instanceof NodeSupport.Declined d && d.reason().contains("nearest is"), linear.toString());
+    }
+
     @Test
     void resize10NearestUpsamplesByRepeating() {
         float[] y = run(kernel(node("Resize", 10, List.of(F, F))), new float[] {1, 2, 3, 4}, new long[] {1, 1, 2, 2},
@@ -191,7 +223,9 @@ class SamplingKernelsTest {
         assertEquals(DeclineCode.ATTRIBUTE, assertInstanceOf(NodeSupport.Declined.class, unknownMode).code());
         assertTrue(CpuKernels.forNode(node("Resize", 18, List.of(F), string("coordinate_transformation_mode",
                 "half_pixel_symmetric"))).isEmpty(), "half_pixel_symmetric arrived in 19");
-        assertTrue(CpuKernels.forNode(node("Resize", 19, List.of(ElementType.UINT8))).isEmpty(), "uint8 images");
+        assertTrue(CpuKernels.forNode(node("Resize", 19, List.of(ElementType.UINT8), string("mode", "cubic"))).isEmpty(),
+                "cubic uint8 images");
+        assertTrue(CpuKernels.forNode(node("Resize", 19, List.of(ElementType.INT64))).isEmpty(), "int64");
         CpuKernel k = kernel(node("Resize", 13, Arrays.asList(F, null, F, I64)));
         assertThrows(IllegalArgumentException.class, () -> k.outputShapes(List.of(TestTensors.floats(SMALL, new float[2], 2),
                 floats(), floats(2), longs(4))), "scales and sizes both");

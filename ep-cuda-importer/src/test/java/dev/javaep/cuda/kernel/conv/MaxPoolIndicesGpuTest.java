@@ -1,0 +1,175 @@
+package dev.javaep.cuda.kernel.conv;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.CpuKernels;
+import dev.javaep.cpu.kernel.HostTensor;
+import dev.javaep.cuda.CudaDevice;
+import dev.javaep.cuda.GpuOrSkip;
+import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.cuda.driver.Nvrtc;
+import dev.javaep.cuda.kernel.CudaOps;
+import dev.javaep.cuda.kernel.DeviceTensor;
+import dev.javaep.spi.Attribute;
+import dev.javaep.spi.CompiledNode;
+import dev.javaep.spi.ElementType;
+import dev.javaep.spi.KernelContext;
+import dev.javaep.spi.Node;
+import dev.javaep.spi.Tensor;
+import dev.javaep.spi.ValueInfo;
+import java.lang.foreign.Arena;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * MaxPool with its Indices output on GPU 0 against JavaCpu's kernel (itself checked against the ONNX examples in
+ * {@code MaxPoolIndicesTest}): Y and the indices must be equal, element for element (a maximum is exact, and both
+ * take the first of equal maxima), in float32 and float16, row- and column-major, 1 to 3 spatial axes.
+ */
+@Tag("gpu")
+class MaxPoolIndicesGpuTest {
+    private CudaDriver driver;
+    private CudaDevice device;
+    private long stream;
+
+    @BeforeEach
+    void gpu() {
+        driver = GpuOrSkip.driver();
+        assumeTrue(Nvrtc.find().isPresent(), Nvrtc.absenceReason());
+        device = CudaDevice.open(driver, 0);
+        device.makeCurrent();
+        stream = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
+    }
+
+    @AfterEach
+    void release() {
+        if (device != null) {
+            device.makeCurrent();
+            driver.streamSynchronize(stream);
+            driver.streamDestroy(stream);
+            device.close();
+        }
+    }
+
+    private static Attribute ints(String name, long... values) {
+        List<Long> list = new ArrayList<>();
+        for (long v : values) {
+            list.add(v);
+        }
+        return new Attribute.IntList(name, list);
+    }
+
+    private static Node node(ElementType type, long[] x, Attribute... attributes) {
+        Map<String, Attribute> map = new HashMap<>();
+        for (Attribute a : attributes) {
+            map.put(a.name(), a);
+        }
+        return new Node(1, "maxpool", "MaxPool", "", 12, List.of(new ValueInfo("x", type, x, true)),
+                List.of(new ValueInfo("y", type, null, true), new ValueInfo("i", ElementType.INT64, null, true)), map);
+    }
+
+    @Test
+    void indicesMatchJavaCpu() {
+        for (ElementType type : List.of(ElementType.FLOAT, ElementType.FLOAT16)) {
+            for (long order : new long[] {0, 1}) {
+                Attribute storage = new Attribute.IntValue("storage_order", order);
+                check(node(type, new long[] {2, 3, 11, 12}, ints("kernel_shape", 3, 3), ints("strides", 2, 2),
+                        ints("pads", 1, 1, 1, 1), storage), type, new long[] {2, 3, 11, 12});
+                check(node(type, new long[] {2, 3, 9, 10}, ints("kernel_shape", 2, 3), ints("dilations", 2, 1),
+                        new Attribute.IntValue("ceil_mode", 1), ints("strides", 2, 2), storage), type, new long[] {2, 3, 9, 10});
+                check(node(type, new long[] {1, 2, 17}, ints("kernel_shape", 4), ints("pads", 2, 1), storage), type,
+                        new long[] {1, 2, 17});
+                check(node(type, new long[] {1, 2, 5, 6, 7}, ints("kernel_shape", 2, 3, 2), ints("strides", 1, 2, 2),
+                        storage), type, new long[] {1, 2, 5, 6, 7});
+            }
+        }
+    }
+
+    private void check(Node node, ElementType type, long[] shape) {
+        Random random = new Random(java.util.Arrays.hashCode(shape) + type.ordinal());
+        int n = Math.toIntExact(java.util.Arrays.stream(shape).reduce(1, Math::multiplyExact));
+        try (Arena arena = Arena.ofConfined()) {
+            HostTensor x = HostTensor.allocate(arena, type, shape);
+            for (int i = 0; i < n; i++) {
+                float v = random.nextFloat() * 4 - 2;
+                if (type == ElementType.FLOAT) {
+                    x.data().setAtIndex(ValueLayout.JAVA_FLOAT, i, v);
+                } else {
+                    x.data().setAtIndex(ValueLayout.JAVA_SHORT, i, Float.floatToFloat16(v));
+                }
+            }
+            CpuKernel cpu = CpuKernels.forNode(node).orElseThrow(() -> new AssertionError(CpuKernels.support(node)));
+            long[][] shapes = cpu.outputShapes(new long[][] {shape});
+            HostTensor y = HostTensor.allocate(arena, type, shapes[0]);
+            HostTensor indices = HostTensor.allocate(arena, ElementType.INT64, shapes[1]);
+            cpu.compute(List.of(x), List.of(y, indices));
+
+            List<Long> allocations = new ArrayList<>();
+            try {
+                long xd = driver.memAlloc(Math.max(4, x.byteSize()));
+                allocations.add(xd);
+                driver.memcpyHtoD(xd, x.data(), x.byteSize());
+                Tensor[] outputs = new Tensor[2];
+                KernelContext context = new KernelContext() {
+                    @Override
+                    public int inputCount() {
+                        return 1;
+                    }
+
+                    @Override
+                    public int outputCount() {
+                        return 2;
+                    }
+
+                    @Override
+                    public Tensor input(int index) {
+                        return DeviceTensor.at(xd, type, shape.clone());
+                    }
+
+                    @Override
+                    public Tensor output(int index, long[] s) {
+                        ElementType t = index == 0 ? type : ElementType.INT64;
+                        long bytes = java.util.Arrays.stream(s).reduce(1, Math::multiplyExact) * t.byteSize();
+                        long address = driver.memAlloc(Math.max(4, bytes));
+                        allocations.add(address);
+                        outputs[index] = DeviceTensor.at(address, t, s.clone());
+                        return outputs[index];
+                    }
+
+                    @Override
+                    public long computeStream() {
+                        return stream;
+                    }
+                };
+                try (CompiledNode gpu = CudaOps.compile(node, device)) {
+                    gpu.compute(context);
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+                driver.streamSynchronize(stream);
+                HostTensor yGpu = HostTensor.allocate(arena, type, shapes[0]);
+                HostTensor iGpu = HostTensor.allocate(arena, ElementType.INT64, shapes[1]);
+                driver.memcpyDtoH(yGpu.data(), outputs[0].data().address(), yGpu.byteSize());
+                driver.memcpyDtoH(iGpu.data(), outputs[1].data().address(), iGpu.byteSize());
+                String what = node.attributes().values() + " " + type;
+                assertArrayEquals(y.data().toArray(ValueLayout.JAVA_BYTE), yGpu.data().toArray(ValueLayout.JAVA_BYTE), what + " Y");
+                assertArrayEquals(indices.data().toArray(ValueLayout.JAVA_LONG), iGpu.data().toArray(ValueLayout.JAVA_LONG),
+                        what + " Indices");
+                System.out.printf("MaxPool Indices %-90s %s: equal%n", node.attributes().values(), type);
+            } finally {
+                driver.streamSynchronize(stream);
+                allocations.forEach(driver::memFree);
+            }
+        }
+    }
+}
