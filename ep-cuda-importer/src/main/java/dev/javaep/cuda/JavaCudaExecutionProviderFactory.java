@@ -40,15 +40,30 @@ public final class JavaCudaExecutionProviderFactory implements ExecutionProvider
     private String unavailableReason = "not initialized";
     private CudaDataTransfer transfer;
 
+    /** Loads the process's CUDA driver ({@link CudaDriver#load()}; tests hand in the stand-in libcuda). */
+    @FunctionalInterface
+    interface DriverLoader {
+        CudaDriver load() throws CudaUnavailableException;
+    }
+
     @Override
     public void initialize(FactoryContext context) {
+        initialize(context, CudaDriver::load, System.getenv(CudaDriver.VISIBLE_DEVICES));
+    }
+
+    /**
+     * @param visibleDevices the process's {@code CUDA_VISIBLE_DEVICES} (null when unset), which the reason names when
+     *                       the driver sees no device
+     */
+    void initialize(FactoryContext context, DriverLoader loader, String visibleDevices) {
         this.logger = context.logger();
         try {
-            CudaDriver driver = CudaDriver.load();
+            CudaDriver driver = loader.load();
             for (int ordinal = 0; ordinal < driver.deviceCount(); ordinal++) {
                 devices.put(ordinal, new CudaDevice(driver, driver.deviceInfo(ordinal)));
             }
-            unavailableReason = devices.isEmpty() ? "the CUDA driver reports no devices" : null;
+            unavailableReason = devices.isEmpty()
+                    ? "the CUDA driver reports no devices" + CudaDriver.noDeviceHint(visibleDevices) : null;
             transfer = new CudaDataTransfer(devices);
         } catch (CudaUnavailableException | CudaException e) {
             unavailableReason = e.getMessage();

@@ -85,7 +85,8 @@ public final class CudaDriver {
     /** Whether {@link #lostContexts} is non-empty: the check on every entry point costs one volatile read. */
     private volatile boolean anyContextLost;
 
-    private CudaDriver(CudaSymbols symbols) throws CudaUnavailableException {
+    /** @param visibleDevices the process's {@code CUDA_VISIBLE_DEVICES} (null when unset), named when cuInit finds no GPU */
+    private CudaDriver(CudaSymbols symbols, String visibleDevices) throws CudaUnavailableException {
         this.symbols = symbols;
         String library = symbols.library().description();
         if (!symbols.has(CudaFunction.cuInit)) {
@@ -93,7 +94,8 @@ public final class CudaDriver {
         }
         int result = invokeInt(CudaFunction.cuInit, 0);
         if (result != CudaConstants.CUDA_SUCCESS) {
-            throw new CudaUnavailableException("cuInit failed: " + describe(result) + initHint(result));
+            throw new CudaUnavailableException("cuInit failed: " + describe(result)
+                    + initHint(result, visibleDevices));
         }
         MemorySegment s = scratch();
         try {
@@ -126,7 +128,7 @@ public final class CudaDriver {
                 throw new CudaUnavailableException(loadFailure);
             }
             try {
-                loaded = new CudaDriver(new CudaSymbols(CudaLibrary.find()));
+                loaded = new CudaDriver(new CudaSymbols(CudaLibrary.find()), System.getenv(VISIBLE_DEVICES));
                 return loaded;
             } catch (CudaUnavailableException e) {
                 loadFailure = e.getMessage();
@@ -137,17 +139,53 @@ public final class CudaDriver {
 
     /** A driver over a given library, not cached: for tests that load a fault-injecting library. */
     static CudaDriver open(CudaLibrary library) throws CudaUnavailableException {
-        return new CudaDriver(new CudaSymbols(library));
+        return open(library, System.getenv(VISIBLE_DEVICES));
     }
 
-    private static String initHint(int result) {
+    /** As {@link #open(CudaLibrary)}, as if {@code CUDA_VISIBLE_DEVICES} were {@code visibleDevices} (null: unset). */
+    static CudaDriver open(CudaLibrary library, String visibleDevices) throws CudaUnavailableException {
+        return new CudaDriver(new CudaSymbols(library), visibleDevices);
+    }
+
+    /** The variable that hides GPUs from CUDA in a process. */
+    public static final String VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES";
+
+    /**
+     * What to do about a cuInit failure a new user meets: a library that loads but no usable GPU. Each names the
+     * fix, not only the cause.
+     *
+     * @param visibleDevices the process's {@code CUDA_VISIBLE_DEVICES}, or null when unset
+     */
+    static String initHint(int result, String visibleDevices) {
         return switch (result) {
             case 34 -> "; the library loaded is the CUDA toolkit's stub, not the driver:"
                     + " install the NVIDIA driver or put its libcuda.so.1 ahead of the stub on the library path";
-            case 100 -> "; check that the GPU is visible to this process (CUDA_VISIBLE_DEVICES, container GPU access)";
-            case 803 -> "; the driver library does not match the loaded kernel module: reboot or reinstall the NVIDIA driver";
+            case 100 -> noDeviceHint(visibleDevices);
+            case 803 -> "; the driver library does not match the loaded kernel module (a driver update without a reboot,"
+                    + " or a container's libcuda from another driver version): reboot or reinstall the NVIDIA driver,"
+                    + " or run the container with the host's driver library (NVIDIA Container Toolkit)";
+            case 804 -> "; the forward-compatibility libcuda in use does not support this GPU: put the system driver's"
+                    + " libcuda.so.1 first (remove the cuda-compat directory from LD_LIBRARY_PATH)";
+            case 999 -> "; the driver could not start: check that nvidia-smi works and that the nvidia-uvm kernel module"
+                    + " is loaded (sudo modprobe nvidia-uvm)";
             default -> "";
         };
+    }
+
+    /**
+     * Why a driver that loads sees no GPU, and the fix: {@code CUDA_VISIBLE_DEVICES} hiding them (set but empty, or
+     * naming none that exists), or none given to this machine or container.
+     *
+     * @param visibleDevices the process's {@code CUDA_VISIBLE_DEVICES}, or null when unset
+     */
+    public static String noDeviceHint(String visibleDevices) {
+        if (visibleDevices != null) {
+            return "; " + VISIBLE_DEVICES + " is set to '" + visibleDevices + "' in this process, which hides every GPU"
+                    + " it does not name: unset it, or name a GPU that exists (e.g. " + VISIBLE_DEVICES + "=0;"
+                    + " nvidia-smi -L lists them)";
+        }
+        return "; no GPU is visible to this process: check that nvidia-smi lists one, and in a container start it with"
+                + " GPU access (docker run --gpus all, with the NVIDIA Container Toolkit)";
     }
 
     // ---- driver and errors ------------------------------------------------------------------

@@ -10,6 +10,7 @@ import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Node;
+import dev.javaep.spi.StepProfiler;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.TensorValue;
 import dev.javaep.spi.ValueInfo;
@@ -110,6 +111,8 @@ public final class CudaSubgraphProgram implements CompiledNode {
     private final PlanCache plans = new PlanCache();
     /** Host values a step asked for that existed only on the device (each a stream synchronisation). */
     private final AtomicLong deviceToHostCopies = new AtomicLong();
+    /** CUDA events around the steps of profiled Runs ({@link #stepTimer()}); null until ORT profiles a Run. */
+    private CudaStepTimer stepTimer;
 
     private CudaSubgraphProgram(CudaDevice device, String name, Step[] steps, int slotCount, int[] fusedInputSlots,
                                 int[] fusedOutputOf, int[] intermediateOf, ElementType[] intermediateTypes,
@@ -331,13 +334,19 @@ public final class CudaSubgraphProgram implements CompiledNode {
         RunMemory memory = intermediateTypes.length == 0 ? null : new RunMemory(signature(values), stream);
         try (Arena hostMemory = anyHostStep ? Arena.ofConfined() : null) {
             StepContext stepContext = new StepContext(context, values, constants.clone(), hostMemory, memory, stream);
+            StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
+            CudaStepTimer timer = profiler == null ? null : stepTimer();
             try {
                 for (Step step : steps) {
                     stepContext.step = step;
+                    CudaStepTimer.Mark mark = timer == null ? null : timer.begin(step.onHost(), stream);
                     if (step.onHost()) {
                         stepContext.runOnHost();
                     } else {
                         step.kernel().compute(stepContext);
+                    }
+                    if (mark != null) {
+                        timer.end(mark, step.node(), stream, profiler);
                     }
                     if (memory != null) {
                         memory.lastReadBy(step);
@@ -355,6 +364,19 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 memory.finish();
             }
         }
+    }
+
+    /** The group's step timer, made on the first profiled Run. */
+    private synchronized CudaStepTimer stepTimer() {
+        if (stepTimer == null) {
+            stepTimer = new CudaStepTimer(device);
+        }
+        return stepTimer;
+    }
+
+    /** The step timer, or null while no Run was profiled (tests). */
+    synchronized CudaStepTimer stepTimerForTests() {
+        return stepTimer;
     }
 
     private ShapeSignature signature(Tensor[] values) {
@@ -398,6 +420,11 @@ public final class CudaSubgraphProgram implements CompiledNode {
 
     @Override
     public void close() {
+        synchronized (this) {
+            if (stepTimer != null) {
+                stepTimer.close();
+            }
+        }
         for (Step step : steps) {
             if (step.kernel() != null) {
                 step.kernel().close();

@@ -72,6 +72,14 @@ public final class FakeCuda {
         }
     }
 
+    /**
+     * A fresh driver over the fake, or the {@link CudaUnavailableException} its cuInit result makes ({@link #configure}),
+     * as if the process's {@code CUDA_VISIBLE_DEVICES} were {@code visibleDevices} (null: unset).
+     */
+    public CudaDriver open(String visibleDevices) throws CudaUnavailableException {
+        return CudaDriver.open(library, visibleDevices);
+    }
+
     /** What the fake recorded for {@code key} in its latest call that records it. */
     public long last(int key) {
         try {

@@ -7,6 +7,7 @@ import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Node;
+import dev.javaep.spi.StepProfiler;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ValueInfo;
 import java.lang.foreign.Arena;
@@ -62,8 +63,13 @@ final class CpuSubgraphProgram implements CompiledNode {
             }
         }
         try (Arena intermediates = Arena.ofConfined()) {
+            StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
             for (Step step : steps) {
+                long startNanos = profiler == null ? 0L : System.nanoTime();
                 run(step, values, context, intermediates);
+                if (profiler != null) {
+                    profiler.hostStep(step.node().opType(), step.node().name(), startNanos, System.nanoTime() - startNanos);
+                }
             }
         }
     }

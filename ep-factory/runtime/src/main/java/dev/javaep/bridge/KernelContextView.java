@@ -5,6 +5,7 @@ import dev.javaep.ort.OrtException;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.MemoryLocation;
+import dev.javaep.spi.StepProfiler;
 import dev.javaep.spi.Tensor;
 import java.lang.foreign.MemorySegment;
 import java.util.Set;
@@ -23,6 +24,8 @@ final class KernelContextView implements KernelContext {
     private final KernelMemory memory;
     private final Set<Integer> hostInputs;
     private final String node;
+    /** Where the Compute notes its steps while ORT profiles the session, or null. */
+    private final StepProfiler stepProfiler;
 
     /**
      * @param node       what the failure messages call this compute call's node
@@ -30,6 +33,13 @@ final class KernelContextView implements KernelContext {
      */
     KernelContextView(OrtRuntime runtime, MemorySegment context, KernelMemory memory, Set<Integer> hostInputs,
                       String node) {
+        this(runtime, context, memory, hostInputs, node, null);
+    }
+
+    /** @param stepProfiler where a compiled node notes its steps while ORT profiles the session, or null */
+    KernelContextView(OrtRuntime runtime, MemorySegment context, KernelMemory memory, Set<Integer> hostInputs,
+                      String node, StepProfiler stepProfiler) {
+        this.stepProfiler = stepProfiler;
         this.runtime = runtime;
         this.context = context;
         this.memory = memory;
@@ -72,6 +82,11 @@ final class KernelContextView implements KernelContext {
             return null;
         }
         return view(value, location(value));
+    }
+
+    @Override
+    public StepProfiler stepProfiler() {
+        return stepProfiler;
     }
 
     @Override

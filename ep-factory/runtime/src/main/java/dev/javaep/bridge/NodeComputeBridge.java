@@ -82,10 +82,11 @@ final class NodeComputeBridge {
         NodeComputeBridge bridge = REGISTRY.get(self);
         long profiledFrom = bridge.timeline.recording() ? System.nanoTime() : 0L;
         bridge.compiled.compute(new KernelContextView(bridge.runtime, kernelContext, bridge.memory, java.util.Set.of(),
-                bridge.description));
+                bridge.description, profiledFrom != 0L ? bridge.timeline.forCompute(bridge.nodeName) : null));
         if (profiledFrom != 0L) {
             bridge.timeline.add(new ProfilerBridge.Timeline.Compute(bridge.nodeName, bridge.nodes, bridge.nodeCount,
                     profiledFrom, System.nanoTime() - profiledFrom, Thread.currentThread().threadId()));
+            bridge.timeline.resolveFinished();
         }
         if (event != null) {
             CompiledNodeComputeEvent.commit(event, bridge.epName, bridge.nodeName, bridge.nodeCount, bridge.nodes);

@@ -16,4 +16,12 @@ public interface KernelContext {
     default long computeStream() {
         return 0L;
     }
+
+    /**
+     * Where to note the steps this Compute runs, while the host profiles the session; null otherwise (the common
+     * case: ask once per Compute, and skip all timing when it is null).
+     */
+    default StepProfiler stepProfiler() {
+        return null;
+    }
 }

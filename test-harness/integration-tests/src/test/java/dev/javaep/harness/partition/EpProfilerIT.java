@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * javaep's own events in ORT's profile ({@code OrtEp::CreateProfiler}, API 25): with session profiling on, the
  * JSON {@code SessionEndProfiling} writes holds one {@code javaep:<fused node>} event per Compute of a compiled
- * group, with the EP, the group's nodes and a time inside the Run ORT profiled. On ORT 1.24 (API 24) the slot stays
+ * group, with the EP, the group's nodes and a time inside the Run ORT profiled, and one per step inside it (JavaCpu:
+ * the step's wall time, args {@code op}, {@code group}, {@code host_us}). On ORT 1.24 (API 24) the slot stays
  * NULL and the profile holds ORT's events only.
  */
 class EpProfilerIT {
@@ -86,13 +87,18 @@ class EpProfilerIT {
         assertEquals(0, dev.javaep.bridge.BridgeStatistics.liveObjects().getOrDefault("OrtEpProfilerImpl", 0),
                 () -> "ORT released the profiler with the session: " + dev.javaep.bridge.BridgeStatistics.liveObjects());
         List<OrtProfile.Event> events = OrtProfile.read(Path.of(profile));
-        List<OrtProfile.Event> javaep = events.stream().filter(e -> e.name().startsWith("javaep:")).toList();
+        List<OrtProfile.Event> javaep = events.stream().filter(e -> e.name().startsWith("javaep:"))
+                .filter(e -> e.args().containsKey("node_count")).toList();
+        List<OrtProfile.Event> steps = events.stream().filter(e -> e.name().startsWith("javaep:"))
+                .filter(e -> e.args().containsKey("op")).toList();
         List<OrtProfile.Event> modelRuns = events.stream().filter(e -> "model_run".equals(e.name())).toList();
         assertEquals(runs, modelRuns.size(), "ORT profiled every Run");
         if (runtimeMinor() < 25) {
             assertEquals(List.of(), javaep, "ORT " + OrtHost.shared().version() + " has no OrtEp::CreateProfiler");
+            assertEquals(List.of(), steps);
             return;
         }
+        stepsAreInsideTheirComputes(javaep, steps, runs);
         javaep.forEach(e -> System.out.println("  " + e + " ts=" + e.timestampMicros() + " " + e.args()));
         events.stream().filter(OrtProfile.Event::isNodeKernelTime)
                 .forEach(e -> System.out.println("  ORT's: " + e + " ts=" + e.timestampMicros()));
@@ -124,6 +130,38 @@ class EpProfilerIT {
                             <= kernel.timestampMicros() + kernel.durationMicros() + slackMicros,
                     () -> "Run " + javaep.indexOf(event) + ": javaep's " + event.timestampMicros() + "+" + event.durationMicros()
                             + "us inside ORT's " + kernel.timestampMicros() + "+" + kernel.durationMicros() + "us");
+        }
+    }
+
+    /**
+     * Inside each Compute, JavaCpu notes its steps: per Run one {@code javaep:<node>} event per node of the group, in
+     * the order they ran, with the op and the group (ORT's fused node) in args, and a wall time inside the Compute's.
+     */
+    private static void stepsAreInsideTheirComputes(List<OrtProfile.Event> computes, List<OrtProfile.Event> steps, int runs) {
+        steps.forEach(e -> System.out.println("  step " + e + " ts=" + e.timestampMicros() + " " + e.args()));
+        assertEquals(3 * runs, steps.size(), () -> "one event per step per Run: " + steps);
+        List<OrtProfile.Event> ordered = steps.stream()
+                .sorted(java.util.Comparator.comparingLong(OrtProfile.Event::timestampMicros)).toList();
+        List<OrtProfile.Event> computesInOrder = computes.stream()
+                .sorted(java.util.Comparator.comparingLong(OrtProfile.Event::timestampMicros)).toList();
+        long slackMicros = 2; // both rounded down to microseconds
+        for (int run = 0; run < runs; run++) {
+            OrtProfile.Event compute = computesInOrder.get(run);
+            List<OrtProfile.Event> ofRun = ordered.subList(3 * run, 3 * run + 3);
+            assertEquals(List.of("Add", "Relu", "Mul"), ofRun.stream().map(e -> e.args().get("op")).toList(),
+                    "the steps of Run " + run + " in the order they ran");
+            for (OrtProfile.Event step : ofRun) {
+                assertEquals("Node", step.category(), step::toString);
+                assertEquals(JAVA_CPU, step.args().get("ep"));
+                assertEquals(compute.name(), "javaep:" + step.args().get("group"), "the step names its group");
+                assertTrue(step.name().startsWith("javaep:") && step.name().length() > "javaep:".length(), step::toString);
+                assertTrue(Double.parseDouble(step.args().get("host_us")) >= 0, step::toString);
+                assertTrue(compute.timestampMicros() - slackMicros <= step.timestampMicros()
+                                && step.timestampMicros() + step.durationMicros()
+                                <= compute.timestampMicros() + compute.durationMicros() + slackMicros,
+                        () -> "step " + step + " at " + step.timestampMicros() + " inside its Compute at "
+                                + compute.timestampMicros() + "+" + compute.durationMicros() + "us");
+            }
         }
     }
 }

@@ -15,13 +15,13 @@ import java.util.Map;
  * {@code args.op_name} and {@code args.provider}; session events ({@code "cat":"Session"}) include one
  * {@code model_run} per Run.
  */
-final class OrtProfile {
+public final class OrtProfile {
     private OrtProfile() {}
 
     /** @param args every argument, as text; {@code opName} and {@code provider} are two of them */
-    record Event(String category, String name, String opName, String provider, long durationMicros, long timestampMicros,
+    public record Event(String category, String name, String opName, String provider, long durationMicros, long timestampMicros,
                  Map<String, String> args) {
-        boolean isNodeKernelTime() {
+        public boolean isNodeKernelTime() {
             return "Node".equals(category) && name.endsWith("_kernel_time");
         }
 
@@ -31,7 +31,7 @@ final class OrtProfile {
         }
     }
 
-    static List<Event> read(Path file) throws IOException {
+    public static List<Event> read(Path file) throws IOException {
         Object json = new JsonParser(Files.readString(file, StandardCharsets.UTF_8)).document();
         if (!(json instanceof List<?> array)) {
             throw new IOException(file + " is not a JSON array of trace events");
