@@ -130,7 +130,7 @@ for s in "${STEPS[@]}"; do
              fi
              step junit 420 "$JAVA" "${JVM[@]}" -jar "$B/junit-console.jar" execute --class-path "$CP" \
                "${select[@]}" --include-tag gpu \
-               --details=tree --disable-ansi-colors --reports-dir "$OUT/junit-reports" ;;
+               --details="${JUNIT_DETAILS:-tree}" --disable-ansi-colors --reports-dir "$OUT/junit-reports" ;;
     ort129)  step ort129 240 env JAVAEP_ORT_LIBRARY="$B/ort-1.29/libonnxruntime.so" sh -c \
                "'$B/bin/javaep' devices && '$B/bin/javaep' node-tests '$B/node-tests' JavaCudaExecutionProvider" ;;
     sanitizer)  # SANITIZER_CLASS=all: every GPU test but the one that faults a kernel on purpose

@@ -89,6 +89,12 @@ public final class EpFactoryBridge {
             }
             bridge.createdDevices.values().forEach(bridge.runtime.epApi()::releaseHardwareDevice);
             bridge.arena.close();
+            if (REGISTRY.isEmpty()) {
+                // ORT's default logger belongs to its environment, which the host may release next while this JVM
+                // (and code that logs, such as a JavaCuda kernel compiled later) lives on: stop using it with the
+                // last factory; the next registration installs the new environment's logger.
+                EpLog.useOrtLogger(null);
+            }
         }
     }
 

@@ -41,6 +41,11 @@ final class HandleRegistry<T> {
         return objects.get(self.address());
     }
 
+    /** Whether no object is registered. */
+    boolean isEmpty() {
+        return objects.isEmpty();
+    }
+
     T remove(MemorySegment self) {
         return objects.remove(self.address());
     }
