@@ -4,6 +4,7 @@ import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.spi.CompiledNode;
+import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Node;
@@ -13,101 +14,300 @@ import dev.javaep.spi.ValueInfo;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * A fused subgraph compiled to a list of kernel steps. Values are looked up by name: the fused node's
- * inputs come from the kernel context, its outputs go straight into ORT's output tensors, and
- * intermediates live in a per-call arena. Holds no mutable state, so concurrent runs are safe.
+ * A fused subgraph compiled to a list of kernel steps. Values are wired by name at compile time into slots
+ * (as {@code CudaSubgraphProgram} does): a step reads the fused node's inputs or earlier steps' outputs, writes a
+ * fused-node output straight into ORT's output tensor, and writes every other value into host memory the program
+ * owns.
+ *
+ * <p><b>A Run allocates nothing once the shapes settle.</b> Each thread that runs the program has a {@link Scratch}:
+ * the slots' tensors, each step's input and output lists, the output shapes each step computed for the input shapes
+ * it saw last (a kernel's {@link CpuKernel#outputShapes(long[][])} depends on the shapes only, so equal shapes give
+ * equal answers; kernels that read input values for their shapes are asked every Run), and one native buffer the
+ * intermediates are laid out in one after another. A Run whose intermediates do not fit takes the rest from a
+ * confined arena for that Run and the buffer grows to the Run's size afterwards. Concurrent Runs on different
+ * threads never share a scratch.
  */
 final class CpuSubgraphProgram implements CompiledNode {
-    private record Step(Node node, CpuKernel kernel) {}
+    private static final int NONE = -1;
+    private static final int ALIGNMENT = 64;
 
-    private final List<Step> steps;
-    private final List<String> inputNames;
-    private final Map<String, Integer> outputIndex;
+    /**
+     * One node: its kernel, whether the kernel's output shapes depend on input values, and the slots of its inputs
+     * and outputs ({@link #NONE} for an omitted one).
+     */
+    private record Step(Node node, CpuKernel kernel, boolean shapesReadValues, int[] inputSlots, int[] outputSlots) {}
 
-    private CpuSubgraphProgram(List<Step> steps, List<String> inputNames, Map<String, Integer> outputIndex) {
+    private final Step[] steps;
+    private final int slotCount;
+    /** Per fused input: its slot, or {@link #NONE}. */
+    private final int[] fusedInputSlots;
+    /** Per slot: the fused node's output index it is written to, or {@link #NONE}. */
+    private final int[] fusedOutputOf;
+    /** Per slot: the element type of an intermediate (a value neither input nor output of the fused node), else null. */
+    private final ElementType[] intermediateTypes;
+    private final ThreadLocal<Scratch> scratches = ThreadLocal.withInitial(this::newScratch);
+    /** Every thread's scratch, so that {@link #close()} can free their buffers. */
+    private final ConcurrentLinkedQueue<Scratch> allScratches = new ConcurrentLinkedQueue<>();
+
+    private CpuSubgraphProgram(Step[] steps, int slotCount, int[] fusedInputSlots, int[] fusedOutputOf,
+                               ElementType[] intermediateTypes) {
         this.steps = steps;
-        this.inputNames = inputNames;
-        this.outputIndex = outputIndex;
+        this.slotCount = slotCount;
+        this.fusedInputSlots = fusedInputSlots;
+        this.fusedOutputOf = fusedOutputOf;
+        this.intermediateTypes = intermediateTypes;
     }
 
     static CpuSubgraphProgram compile(Graph subgraph, Node fusedNode) {
+        Map<String, Integer> slotOf = new HashMap<>();
+        List<Integer> fusedOutputOf = new ArrayList<>();
+        List<ElementType> intermediateTypes = new ArrayList<>();
+        int[] fusedInputSlots = new int[fusedNode.inputs().size()];
+        for (int i = 0; i < fusedInputSlots.length; i++) {
+            String name = nameOf(fusedNode.inputs().get(i));
+            fusedInputSlots[i] = name == null ? NONE : slotOf.computeIfAbsent(name, n -> {
+                fusedOutputOf.add(NONE);
+                intermediateTypes.add(null);
+                return fusedOutputOf.size() - 1;
+            });
+        }
+        Map<String, Integer> fusedOutputIndex = new HashMap<>();
+        for (int i = 0; i < fusedNode.outputs().size(); i++) {
+            String name = nameOf(fusedNode.outputs().get(i));
+            if (name != null) {
+                fusedOutputIndex.put(name, i);
+            }
+        }
         List<Step> steps = new ArrayList<>();
         for (Node node : subgraph.nodes()) { // ORT lists them in topological order
             CpuKernel kernel = CpuKernels.forNode(node).orElseThrow(() -> new UnsupportedOperationException(
                     "javaep: JavaCpuExecutionProvider has no kernel for " + node.opType() + " (opset " + node.sinceVersion()
                             + ") node '" + node.name() + "'"));
-            steps.add(new Step(node, kernel));
-        }
-        List<String> inputs = fusedNode.inputs().stream().map(v -> v == null ? null : v.name()).toList();
-        Map<String, Integer> outputs = new HashMap<>();
-        for (int i = 0; i < fusedNode.outputs().size(); i++) {
-            ValueInfo output = fusedNode.outputs().get(i);
-            if (output != null) {
-                outputs.put(output.name(), i);
+            int[] inputs = new int[node.inputs().size()];
+            for (int i = 0; i < inputs.length; i++) {
+                String name = nameOf(node.inputs().get(i));
+                // A name the group does not know is handed to the kernel as an omitted input, as before slots.
+                inputs[i] = name == null ? NONE : slotOf.getOrDefault(name, NONE);
             }
+            int[] outputs = new int[node.outputs().size()];
+            for (int i = 0; i < outputs.length; i++) {
+                ValueInfo info = node.outputs().get(i);
+                String name = nameOf(info);
+                if (name == null) {
+                    outputs[i] = NONE;
+                    continue;
+                }
+                int slot = fusedOutputOf.size();
+                slotOf.put(name, slot); // a later writer of the same name is the one later readers see, as before
+                Integer fusedOutput = fusedOutputIndex.get(name);
+                fusedOutputOf.add(fusedOutput == null ? NONE : fusedOutput);
+                intermediateTypes.add(fusedOutput == null ? info.elementType() : null);
+                outputs[i] = slot;
+            }
+            steps.add(new Step(node, kernel, readsValuesForShapes(kernel), inputs, outputs));
         }
-        return new CpuSubgraphProgram(List.copyOf(steps), inputs, Map.copyOf(outputs));
+        return new CpuSubgraphProgram(steps.toArray(Step[]::new), fusedOutputOf.size(), fusedInputSlots,
+                fusedOutputOf.stream().mapToInt(Integer::intValue).toArray(), intermediateTypes.toArray(ElementType[]::new));
+    }
+
+    private static String nameOf(ValueInfo info) {
+        return info == null || info.name().isEmpty() ? null : info.name();
+    }
+
+    /** Whether the kernel overrides {@link CpuKernel#outputShapes(List)}: its output shapes may depend on input values. */
+    private static boolean readsValuesForShapes(CpuKernel kernel) {
+        try {
+            return kernel.getClass().getMethod("outputShapes", List.class).getDeclaringClass() != CpuKernel.class;
+        } catch (NoSuchMethodException e) {
+            return true;
+        }
     }
 
     @Override
     public void compute(KernelContext context) {
-        Map<String, Tensor> values = new HashMap<>();
-        for (int i = 0; i < inputNames.size(); i++) {
-            if (inputNames.get(i) != null) {
-                values.put(inputNames.get(i), context.input(i));
+        Scratch scratch = scratches.get();
+        Tensor[] values = scratch.values;
+        for (int i = 0; i < fusedInputSlots.length; i++) {
+            if (fusedInputSlots[i] != NONE) {
+                values[fusedInputSlots[i]] = context.input(i);
             }
         }
-        try (Arena intermediates = Arena.ofConfined()) {
-            StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
-            for (Step step : steps) {
+        scratch.used = 0;
+        StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
+        try {
+            for (int s = 0; s < steps.length; s++) {
                 long startNanos = profiler == null ? 0L : System.nanoTime();
-                run(step, values, context, intermediates);
+                run(steps[s], scratch.stepScratch[s], scratch, context);
                 if (profiler != null) {
-                    profiler.hostStep(step.node().opType(), step.node().name(), startNanos, System.nanoTime() - startNanos);
+                    Node node = steps[s].node();
+                    profiler.hostStep(node.opType(), node.name(), startNanos, System.nanoTime() - startNanos);
                 }
             }
+        } finally {
+            scratch.endRun();
         }
     }
 
-    private void run(Step step, Map<String, Tensor> values, KernelContext context, Arena intermediates) {
-        List<ValueInfo> inputInfos = step.node().inputs();
-        List<Tensor> inputs = new ArrayList<>(inputInfos.size());
-        for (int i = 0; i < inputInfos.size(); i++) {
-            ValueInfo info = inputInfos.get(i);
-            Tensor tensor = info == null || info.name().isEmpty() ? null : values.get(info.name());
-            inputs.add(tensor);
+    private void run(Step step, StepScratch stepScratch, Scratch scratch, KernelContext context) {
+        Tensor[] values = scratch.values;
+        Tensor[] inputs = stepScratch.inputs;
+        for (int i = 0; i < inputs.length; i++) {
+            int slot = step.inputSlots()[i];
+            inputs[i] = slot == NONE ? null : values[slot];
         }
-        long[][] outputShapes = step.kernel().outputShapes(inputs);
-        List<ValueInfo> outputInfos = step.node().outputs();
-        List<Tensor> outputs = new ArrayList<>(outputInfos.size());
-        for (int i = 0; i < outputInfos.size(); i++) {
-            ValueInfo info = outputInfos.get(i);
-            if (info == null || i >= outputShapes.length) {
-                outputs.add(null);
+        long[][] outputShapes = stepScratch.outputShapes(step);
+        Tensor[] outputs = stepScratch.outputs;
+        for (int i = 0; i < outputs.length; i++) {
+            int slot = step.outputSlots()[i];
+            if (slot == NONE || i >= outputShapes.length) {
+                outputs[i] = null;
                 continue;
             }
-            Integer index = outputIndex.get(info.name());
-            Tensor output = index != null
-                    ? context.output(index, outputShapes[i])
-                    : intermediate(info, outputShapes[i], intermediates);
-            outputs.add(output);
-            values.put(info.name(), output);
+            int fusedOutput = fusedOutputOf[slot];
+            Tensor output = fusedOutput != NONE ? context.output(fusedOutput, outputShapes[i])
+                    : scratch.intermediate(slot, intermediateTypes[slot], outputShapes[i]);
+            outputs[i] = output;
+            values[slot] = output;
         }
-        step.kernel().compute(inputs, outputs);
+        step.kernel().compute(stepScratch.inputList, stepScratch.outputList);
     }
 
-    private static Tensor intermediate(ValueInfo info, long[] shape, Arena arena) {
-        long elements = 1;
-        for (long d : shape) {
-            elements = Math.multiplyExact(elements, d);
+    @Override
+    public void close() {
+        for (Scratch scratch; (scratch = allScratches.poll()) != null; ) {
+            scratch.free();
         }
-        long bytes = Math.multiplyExact(elements, info.elementType().byteSize());
-        MemorySegment data = bytes == 0 ? MemorySegment.NULL.reinterpret(0) : arena.allocate(bytes, 64);
-        return new HostTensor(info.elementType(), shape, data);
+    }
+
+    private Scratch newScratch() {
+        Scratch scratch = new Scratch();
+        allScratches.add(scratch);
+        return scratch;
+    }
+
+    /** One step's lists and its last shapes, on one thread. */
+    private static final class StepScratch {
+        final Tensor[] inputs;
+        final Tensor[] outputs;
+        final List<Tensor> inputList;
+        final List<Tensor> outputList;
+        /** The input shapes {@link #shapes} answers for (copies), or null before the first Run. */
+        long[][] inputShapes;
+        long[][] shapes;
+
+        StepScratch(Step step) {
+            inputs = new Tensor[step.inputSlots().length];
+            outputs = new Tensor[step.outputSlots().length];
+            inputList = Arrays.asList(inputs);
+            outputList = Arrays.asList(outputs);
+        }
+
+        /** The kernel's output shapes for this Run's inputs: asked again only when a shape changed (or values matter). */
+        long[][] outputShapes(Step step) {
+            if (step.shapesReadValues()) {
+                return step.kernel().outputShapes(inputList);
+            }
+            if (inputShapes != null && sameShapes()) {
+                return shapes;
+            }
+            long[][] current = new long[inputs.length][];
+            for (int i = 0; i < inputs.length; i++) {
+                current[i] = inputs[i] == null ? null : inputs[i].shape().clone();
+            }
+            long[][] result = step.kernel().outputShapes(inputList);
+            inputShapes = current;
+            shapes = result;
+            return result;
+        }
+
+        private boolean sameShapes() {
+            for (int i = 0; i < inputs.length; i++) {
+                long[] seen = inputShapes[i];
+                if (inputs[i] == null ? seen != null : seen == null || !Arrays.equals(seen, inputs[i].shape())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** A thread's values, step lists and intermediate buffer. */
+    private final class Scratch {
+        final Tensor[] values = new Tensor[slotCount];
+        final StepScratch[] stepScratch = new StepScratch[steps.length];
+        /** Per slot: the intermediate tensor handed out last Run, reused while its place and shape stay the same. */
+        final HostTensor[] intermediates = new HostTensor[slotCount];
+        final long[] offsets = new long[slotCount];
+        Arena bufferArena = Arena.ofShared();
+        MemorySegment buffer = MemorySegment.NULL;
+        /** Bytes of the buffer this Run has laid out (may pass the buffer's size: then the rest is in {@link #overflow}). */
+        long used;
+        Arena overflow;
+
+        Scratch() {
+            for (int s = 0; s < steps.length; s++) {
+                stepScratch[s] = new StepScratch(steps[s]);
+            }
+        }
+
+        HostTensor intermediate(int slot, ElementType type, long[] shape) {
+            long elements = 1;
+            for (long d : shape) {
+                elements = Math.multiplyExact(elements, d);
+            }
+            long bytes = Math.multiplyExact(elements, type.byteSize());
+            long offset = used;
+            used = Math.addExact(used, (bytes + ALIGNMENT - 1) & -ALIGNMENT);
+            HostTensor last = intermediates[slot];
+            if (used <= buffer.byteSize()) {
+                if (last != null && offsets[slot] == offset && last.elementType() == type && Arrays.equals(last.shape(), shape)
+                        && last.data().address() == buffer.address() + offset) {
+                    return last;
+                }
+                HostTensor tensor = new HostTensor(type, shape, bytes == 0 ? MemorySegment.NULL.reinterpret(0)
+                        : buffer.asSlice(offset, bytes));
+                intermediates[slot] = tensor;
+                offsets[slot] = offset;
+                return tensor;
+            }
+            if (overflow == null) {
+                overflow = Arena.ofConfined();
+            }
+            intermediates[slot] = null;
+            return new HostTensor(type, shape, bytes == 0 ? MemorySegment.NULL.reinterpret(0) : overflow.allocate(bytes, ALIGNMENT));
+        }
+
+        /** Drops this Run's overflow and grows the buffer to the Run's size, so the next Run with these shapes fits. */
+        void endRun() {
+            Arrays.fill(values, null);
+            for (StepScratch s : stepScratch) {
+                Arrays.fill(s.inputs, null);
+                Arrays.fill(s.outputs, null);
+            }
+            if (overflow != null) {
+                overflow.close();
+                overflow = null;
+            }
+            if (used > buffer.byteSize()) {
+                Arena grown = Arena.ofShared();
+                buffer = grown.allocate(used, ALIGNMENT);
+                bufferArena.close();
+                bufferArena = grown;
+                Arrays.fill(intermediates, null);
+            }
+        }
+
+        void free() {
+            buffer = MemorySegment.NULL;
+            Arrays.fill(intermediates, null);
+            bufferArena.close();
+        }
     }
 }

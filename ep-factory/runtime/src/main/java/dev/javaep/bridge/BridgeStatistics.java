@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counts of the callbacks ORT makes into javaep, and the time spent in them, for benchmarks
- * ("how much of a Run is the Java bridge"). Off unless the JVM starts with
+ * Counts of the callbacks ORT makes into javaep, the time spent in them and the Java heap they allocate,
+ * for benchmarks ("how much of a Run is the Java bridge"). Off unless the JVM starts with
  * {@code -Djavaep.bridge.statistics=true}; when off the checks fold away in the JIT.
  */
 public final class BridgeStatistics {
@@ -17,6 +17,7 @@ public final class BridgeStatistics {
 
     private static final Map<Callback, LongAdder> COUNTS = adders();
     private static final Map<Callback, LongAdder> NANOS = adders();
+    private static final Map<Callback, LongAdder> BYTES = adders();
 
     private BridgeStatistics() {}
 
@@ -32,6 +33,11 @@ public final class BridgeStatistics {
         return ENABLED ? System.nanoTime() : 0L;
     }
 
+    /** The current thread's allocated heap bytes when statistics are on (pair with {@link #record(Callback, long, long)}). */
+    static long startAllocation() {
+        return ENABLED ? Allocation.current() : 0L;
+    }
+
     static void record(Callback callback, long start) {
         if (ENABLED) {
             COUNTS.get(callback).increment();
@@ -39,13 +45,26 @@ public final class BridgeStatistics {
         }
     }
 
-    /** One callback kind's totals since the last {@link #reset()}. */
-    public record Totals(long calls, long nanos) {}
+    /** As {@link #record(Callback, long)}, also counting the heap the callback allocated since {@code allocationStart}. */
+    static void record(Callback callback, long start, long allocationStart) {
+        if (ENABLED) {
+            long allocated = Allocation.current() - allocationStart;
+            COUNTS.get(callback).increment();
+            NANOS.get(callback).add(System.nanoTime() - start);
+            BYTES.get(callback).add(allocated);
+        }
+    }
+
+    /**
+     * One callback kind's totals since the last {@link #reset()}; {@code allocatedBytes} is counted for Compute only
+     * (and is 0 where the JVM cannot measure a thread's allocation).
+     */
+    public record Totals(long calls, long nanos, long allocatedBytes) {}
 
     public static Map<Callback, Totals> snapshot() {
         Map<Callback, Totals> result = new EnumMap<>(Callback.class);
         for (Callback c : Callback.values()) {
-            result.put(c, new Totals(COUNTS.get(c).sum(), NANOS.get(c).sum()));
+            result.put(c, new Totals(COUNTS.get(c).sum(), NANOS.get(c).sum(), BYTES.get(c).sum()));
         }
         return result;
     }
@@ -69,5 +88,27 @@ public final class BridgeStatistics {
     public static void reset() {
         COUNTS.values().forEach(LongAdder::reset);
         NANOS.values().forEach(LongAdder::reset);
+        BYTES.values().forEach(LongAdder::reset);
+    }
+
+    /**
+     * The thread's allocation counter ({@code com.sun.management.ThreadMXBean}, module jdk.management), loaded only
+     * when statistics are on: a runtime without that module counts 0.
+     */
+    private static final class Allocation {
+        private static final com.sun.management.ThreadMXBean THREADS = threads();
+
+        private static com.sun.management.ThreadMXBean threads() {
+            try {
+                return java.lang.management.ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t
+                        ? t : null;
+            } catch (LinkageError e) {
+                return null;
+            }
+        }
+
+        static long current() {
+            return THREADS == null ? 0L : THREADS.getCurrentThreadAllocatedBytes();
+        }
     }
 }

@@ -20,8 +20,6 @@ final class NodeComputeBridge {
             new CallbackStruct<>(OrtNodeComputeInfoStruct.class, MethodHandles.lookup());
 
     private final CompiledNode compiled;
-    private final OrtRuntime runtime;
-    private final KernelMemory memory;
     private final String description;
     /** What the Compute event names: fixed at compile time, so a recording costs no string building per Run. */
     private final String epName;
@@ -31,18 +29,19 @@ final class NodeComputeBridge {
     private final ProfilerBridge.Timeline timeline;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment struct;
+    /** Each thread's view of its Compute calls' kernel context: its scratch and what it saw last Run (no allocation per Run). */
+    private final ThreadLocal<KernelContextView> views;
 
     private NodeComputeBridge(CompiledNode compiled, OrtRuntime runtime, KernelMemory memory, String epName,
                               String nodeName, List<Node> group, ProfilerBridge.Timeline timeline) {
         this.compiled = compiled;
-        this.runtime = runtime;
-        this.memory = memory;
         this.epName = epName;
         this.nodeName = nodeName;
         this.nodeCount = group.size();
         this.timeline = timeline;
         this.nodes = group.stream().map(node -> node.opType() + ":" + node.name()).collect(Collectors.joining(","));
         this.description = epName + "'s compiled node '" + nodeName + "' (" + nodeCount + " nodes)";
+        this.views = ThreadLocal.withInitial(() -> new KernelContextView(runtime, memory, java.util.Set.of(), description));
         this.struct = STRUCT.allocate(arena, runtime.apiVersion(), EnumSet.allOf(OrtNodeComputeInfoStruct.class));
         REGISTRY.register(struct, this);
     }
@@ -76,13 +75,15 @@ final class NodeComputeBridge {
         return MemorySegment.NULL;
     }
 
-    static MemorySegment compute(MemorySegment self, MemorySegment state, MemorySegment kernelContext) {
+    /** Takes its pointers as long addresses ({@link UpcallGuard#stub}): this runs every Run, and allocates nothing. */
+    static long compute(long self, long state, long kernelContext) {
         long start = BridgeStatistics.start();
+        long allocationStart = BridgeStatistics.startAllocation();
         CompiledNodeComputeEvent event = FlightRecorder.AVAILABLE ? CompiledNodeComputeEvent.beginIfRecorded() : null;
         NodeComputeBridge bridge = REGISTRY.get(self);
         long profiledFrom = bridge.timeline.recording() ? System.nanoTime() : 0L;
-        bridge.compiled.compute(new KernelContextView(bridge.runtime, kernelContext, bridge.memory, java.util.Set.of(),
-                bridge.description, profiledFrom != 0L ? bridge.timeline.forCompute(bridge.nodeName) : null));
+        bridge.compiled.compute(bridge.views.get().bind(kernelContext,
+                profiledFrom != 0L ? bridge.timeline.forCompute(bridge.nodeName) : null));
         if (profiledFrom != 0L) {
             bridge.timeline.add(new ProfilerBridge.Timeline.Compute(bridge.nodeName, bridge.nodes, bridge.nodeCount,
                     profiledFrom, System.nanoTime() - profiledFrom, Thread.currentThread().threadId()));
@@ -91,8 +92,8 @@ final class NodeComputeBridge {
         if (event != null) {
             CompiledNodeComputeEvent.commit(event, bridge.epName, bridge.nodeName, bridge.nodeCount, bridge.nodes);
         }
-        BridgeStatistics.record(BridgeStatistics.Callback.COMPUTE, start);
-        return MemorySegment.NULL;
+        BridgeStatistics.record(BridgeStatistics.Callback.COMPUTE, start, allocationStart);
+        return 0L; // NULL: no status
     }
 
     static void releaseState(MemorySegment self, MemorySegment state) {

@@ -25,9 +25,6 @@ final class OpKernelBridge {
             EnumSet.of(OrtKernelImplStruct.Compute, OrtKernelImplStruct.Release);
 
     private final OpKernel kernel;
-    private final OrtRuntime runtime;
-    private final KernelMemory memory;
-    private final Set<Integer> hostInputs;
     private final String description;
     /** What the Compute event names. */
     private final String epName;
@@ -35,17 +32,17 @@ final class OpKernelBridge {
     private final String nodeName;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment struct;
+    /** Each thread's view of its Compute calls' kernel context ({@link KernelContextView}). */
+    private final ThreadLocal<KernelContextView> views;
 
     private OpKernelBridge(OpKernel kernel, OrtRuntime runtime, KernelMemory memory, Set<Integer> hostInputs,
                            String epName, String opType, String nodeName) {
         this.kernel = kernel;
-        this.runtime = runtime;
-        this.memory = memory;
-        this.hostInputs = hostInputs;
         this.epName = epName;
         this.opType = opType;
         this.nodeName = nodeName;
         this.description = describe(epName, opType, nodeName);
+        this.views = ThreadLocal.withInitial(() -> new KernelContextView(runtime, memory, hostInputs, description));
         this.struct = STRUCT.allocate(arena, runtime.apiVersion(), IMPLEMENTED);
         REGISTRY.register(struct, this);
     }
@@ -63,13 +60,13 @@ final class OpKernelBridge {
 
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
-    static MemorySegment compute(MemorySegment self, MemorySegment kernelContext) {
+    /** Takes its pointers as long addresses ({@link UpcallGuard#stub}): this runs every Run. */
+    static long compute(long self, long kernelContext) {
         long start = BridgeStatistics.start();
         KernelComputeEvent event = FlightRecorder.AVAILABLE ? KernelComputeEvent.beginIfRecorded() : null;
         OpKernelBridge bridge = REGISTRY.get(self);
         try {
-            bridge.kernel.compute(new KernelContextView(bridge.runtime, kernelContext, bridge.memory, bridge.hostInputs,
-                    bridge.description));
+            bridge.kernel.compute(bridge.views.get().bind(kernelContext));
         } catch (OrtException e) {
             throw e; // javaep's own checks and EP authors' chosen statuses already say what failed
         } catch (RuntimeException e) {
@@ -81,7 +78,7 @@ final class OpKernelBridge {
             KernelComputeEvent.commit(event, bridge.epName, bridge.opType, bridge.nodeName);
         }
         BridgeStatistics.record(BridgeStatistics.Callback.COMPUTE, start);
-        return MemorySegment.NULL;
+        return 0L; // NULL: no status
     }
 
     /** {@code OrtKernelImpl::Release}: closes the kernel and frees the struct; unknown pointers are logged. */

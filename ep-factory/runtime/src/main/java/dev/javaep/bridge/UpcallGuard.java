@@ -5,9 +5,13 @@ import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.ort.OrtException;
 import dev.javaep.spi.EpLog;
 import dev.javaep.spi.EpLogger;
+import java.lang.foreign.AddressLayout;
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -30,12 +34,30 @@ public final class UpcallGuard {
      * slot's descriptor) behind the guard. Stubs live as long as {@code arena}.
      */
     public static MemorySegment stub(CallbackSlot slot, MethodHandle target, Arena arena) {
-        MethodType expected = slot.descriptor().toMethodType();
+        FunctionDescriptor descriptor = slot.descriptor();
+        MethodType expected = descriptor.toMethodType();
         if (!target.type().equals(expected)) {
-            throw new IllegalArgumentException("upcall target for " + slot.name() + " has type " + target.type()
-                    + ", the C signature needs " + expected);
+            // A hot callback may take and return its pointers as long addresses: the stub then makes no
+            // MemorySegment per argument (the JIT does not scalar-replace them across the upcall).
+            FunctionDescriptor asLongs = addressesAsLongs(descriptor);
+            if (!target.type().equals(asLongs.toMethodType())) {
+                throw new IllegalArgumentException("upcall target for " + slot.name() + " has type " + target.type()
+                        + ", the C signature needs " + expected + " (or " + asLongs.toMethodType() + ")");
+            }
+            descriptor = asLongs;
         }
-        return LINKER.upcallStub(guard(slot, target), slot.descriptor(), arena);
+        return LINKER.upcallStub(guard(slot, target), descriptor, arena);
+    }
+
+    /** {@code descriptor} with every pointer a {@code JAVA_LONG} (the same C signature on 64-bit platforms). */
+    static FunctionDescriptor addressesAsLongs(FunctionDescriptor descriptor) {
+        MemoryLayout[] arguments = descriptor.argumentLayouts().stream().map(UpcallGuard::asLong).toArray(MemoryLayout[]::new);
+        return descriptor.returnLayout().map(r -> FunctionDescriptor.of(asLong(r), arguments))
+                .orElseGet(() -> FunctionDescriptor.ofVoid(arguments));
+    }
+
+    private static MemoryLayout asLong(MemoryLayout layout) {
+        return layout instanceof AddressLayout ? ValueLayout.JAVA_LONG : layout;
     }
 
     /** {@code target} wrapped so that no Throwable escapes it. */
@@ -50,7 +72,9 @@ public final class UpcallGuard {
     private static MethodHandle failureHandler(boolean returnsStatus, Class<?> returnType) {
         try {
             String name;
-            if (returnsStatus) {
+            if (returnsStatus && returnType == long.class) {
+                name = "failWithStatusAddress";
+            } else if (returnsStatus) {
                 name = "failWithStatus";
             } else if (returnType == void.class) {
                 name = "failVoid";
@@ -103,6 +127,11 @@ public final class UpcallGuard {
             emergency(callback, t, secondary);
             return MemorySegment.NULL;
         }
+    }
+
+    /** {@link #failWithStatus} for a callback that returns its status as a long address. */
+    private static long failWithStatusAddress(String callback, Throwable t) {
+        return failWithStatus(callback, t).address();
     }
 
     private static void failVoid(String callback, Throwable t) {

@@ -14,6 +14,18 @@ final class Upcalls {
         try {
             return lookup.findStatic(owner, method, slot.descriptor().toMethodType());
         } catch (NoSuchMethodException e) {
+            return findWithAddressesAsLongs(lookup, owner, method, slot);
+        } catch (IllegalAccessException e) {
+            throw new LinkageError("upcall " + owner.getSimpleName() + "." + method + " is not accessible", e);
+        }
+    }
+
+    /** The target declared with {@code long} for every pointer (a hot callback: no MemorySegment per argument), or null. */
+    private static MethodHandle findWithAddressesAsLongs(MethodHandles.Lookup lookup, Class<?> owner, String method,
+                                                          CallbackSlot slot) {
+        try {
+            return lookup.findStatic(owner, method, UpcallGuard.addressesAsLongs(slot.descriptor()).toMethodType());
+        } catch (NoSuchMethodException e) {
             return null;
         } catch (IllegalAccessException e) {
             throw new LinkageError("upcall " + owner.getSimpleName() + "." + method + " is not accessible", e);

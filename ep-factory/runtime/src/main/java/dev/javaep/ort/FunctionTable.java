@@ -1,6 +1,9 @@
 package dev.javaep.ort;
 
+import java.lang.foreign.AddressLayout;
+import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -63,6 +66,26 @@ public final class FunctionTable {
         handle = LINKER.downcallHandle(fn, slot.descriptor());
         handles.compareAndSet(slot.index(), null, handle);
         return handles.get(slot.index());
+    }
+
+    /**
+     * A new downcall handle of the slot's function with every pointer as a {@code JAVA_LONG} address (the same C
+     * signature on 64-bit platforms): for calls on a Run's hot path, where each returned pointer or status would
+     * otherwise be a new {@link MemorySegment}. {@code critical} ({@link Linker.Option#critical}) skips the thread
+     * state transition; only for functions that return at once and never call back into Java. Not cached: bind once.
+     */
+    public MethodHandle addressHandle(FunctionSlot slot, boolean critical) {
+        handle(slot); // refuses a slot the runtime lacks, saying why
+        FunctionDescriptor descriptor = slot.descriptor();
+        MemoryLayout[] arguments = descriptor.argumentLayouts().stream().map(FunctionTable::asLong).toArray(MemoryLayout[]::new);
+        FunctionDescriptor asLongs = descriptor.returnLayout().map(r -> FunctionDescriptor.of(asLong(r), arguments))
+                .orElseGet(() -> FunctionDescriptor.ofVoid(arguments));
+        return critical ? LINKER.downcallHandle(functionPointer(slot), asLongs, Linker.Option.critical(false))
+                : LINKER.downcallHandle(functionPointer(slot), asLongs);
+    }
+
+    private static MemoryLayout asLong(MemoryLayout layout) {
+        return layout instanceof AddressLayout ? ValueLayout.JAVA_LONG : layout;
     }
 
     // ---- calls by C shape: one invokeExact each, what it throws rethrown unchecked (OrtApi.rethrow) ----------

@@ -17,6 +17,10 @@ public final class OrtEpApi {
                 OrtEpApiSlot.tableLength());
     }
 
+    public FunctionTable table() {
+        return table;
+    }
+
     public boolean has(OrtEpApiSlot slot) {
         return table.has(slot);
     }

@@ -40,6 +40,11 @@ public final class BridgeBenchmark {
     }
 
     public static void run(Path loaderLibrary) throws Throwable {
+        // The Compute columns of the hot-path table need the bridge's statistics; the property is read once, when
+        // BridgeStatistics is first used, which is after this line (the EP library is registered below).
+        if (System.getProperty("javaep.bridge.statistics") == null) {
+            System.setProperty("javaep.bridge.statistics", "true");
+        }
         OrtHost host = OrtHost.shared();
         System.out.printf("javaep bridge benchmark — ONNX Runtime %s, %s %s, %d cores%n%n", host.version(),
                 System.getProperty("java.vm.name"), System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
@@ -97,6 +102,8 @@ public final class BridgeBenchmark {
                 }
                 System.out.println();
                 groupingTable(env);
+                System.out.println();
+                HotPathBenchmark.run(env);
             } finally {
                 env.unregisterExecutionProviderLibrary("javaep-bench");
             }

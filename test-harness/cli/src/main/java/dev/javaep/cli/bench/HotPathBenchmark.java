@@ -1,0 +1,202 @@
+package dev.javaep.cli.bench;
+
+import dev.javaep.bridge.BridgeStatistics;
+import dev.javaep.harness.onnx.Dim;
+import dev.javaep.harness.onnx.OnnxModelWriter;
+import dev.javaep.host.EpDevice;
+import dev.javaep.host.IoBinding;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.OrtTensor;
+import dev.javaep.host.Session;
+import dev.javaep.host.SessionOptions;
+import dev.javaep.host.TensorData;
+import dev.javaep.spi.ElementType;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Java work of one compiled group per Run on JavaCpuExecutionProvider, the way an application that binds
+ * its tensors runs it: inputs and outputs bound once ({@link IoBinding}), then {@code RunWithBinding} in a loop,
+ * so the host side allocates nothing per Run and what is left is ORT and javaep. For 1–4 inputs (one Sum node)
+ * and 1–4 outputs (a Relu chain whose every value is an output), it prints the time inside {@code Compute}
+ * ({@link BridgeStatistics}), the Java heap javaep allocates per Run (inside Compute, and the whole Run's
+ * thread allocation minus ORT's CPU EP on the same binding) and the GCs over the measured Runs.
+ */
+final class HotPathBenchmark {
+    static final int RUNS = 100_000;
+    private static final int WARM_UP = 30_000;
+    private static final long LENGTH = 4;
+
+    private HotPathBenchmark() {}
+
+    /** One model: its inputs, outputs and what the table calls it. */
+    record Workload(String name, byte[] model, List<String> inputs, List<String> outputs) {}
+
+    /**
+     * {@code y = Sum(x1, …, xk)} on float[4] (one node, k inputs) when {@code op} is Sum; for Add, a chain
+     * {@code ((x1 + x2) + x3) + …} (k − 1 nodes, 1 Relu for k = 1), whose kernels allocate less than Sum's.
+     */
+    static Workload inputs(String op, int inputs) {
+        OnnxModelWriter writer = new OnnxModelWriter("inputs").opset(17).output("y", ElementType.FLOAT, Dim.of(LENGTH));
+        List<String> names = new ArrayList<>();
+        for (int i = 1; i <= inputs; i++) {
+            names.add("x" + i);
+            writer.input("x" + i, ElementType.FLOAT, Dim.of(LENGTH));
+        }
+        if (op.equals("Sum")) {
+            writer.node("Sum", names, List.of("y"));
+        } else if (inputs == 1) {
+            writer.node("Relu", names, List.of("y"));
+        } else {
+            String previous = "x1";
+            for (int i = 2; i <= inputs; i++) {
+                String out = i == inputs ? "y" : "s" + i;
+                writer.node("Add", List.of(previous, "x" + i), List.of(out));
+                previous = out;
+            }
+        }
+        String what = op.equals("Sum") ? "Sum of " + inputs : inputs == 1 ? "Relu of 1" : (inputs - 1) + " × Add of " + inputs;
+        return new Workload(what + " input" + (inputs > 1 ? "s" : "") + ", 1 output", writer.toByteArray(), names, List.of("y"));
+    }
+
+    /** {@code x → Relu → y1 → … → Relu → yk}, every yi an output: k nodes, 1 input, k outputs. */
+    static Workload reluOutputs(int outputs) {
+        OnnxModelWriter writer = new OnnxModelWriter("relu_outputs").opset(17).input("x", ElementType.FLOAT, Dim.of(LENGTH));
+        List<String> names = new ArrayList<>();
+        String previous = "x";
+        for (int i = 1; i <= outputs; i++) {
+            names.add("y" + i);
+            writer.output("y" + i, ElementType.FLOAT, Dim.of(LENGTH)).node("Relu", List.of(previous), List.of("y" + i));
+            previous = "y" + i;
+        }
+        return new Workload(outputs + " × Relu, 1 input, " + outputs + " output" + (outputs > 1 ? "s" : ""),
+                writer.toByteArray(), List.of("x"), names);
+    }
+
+    static List<Workload> workloads() {
+        List<Workload> result = new ArrayList<>();
+        for (int k = 1; k <= 4; k++) {
+            result.add(inputs("Add", k));
+        }
+        for (int k = 1; k <= 4; k++) {
+            result.add(reluOutputs(k));
+        }
+        return result;
+    }
+
+    /** What {@link #measure} saw over {@link #RUNS} Runs of one session. */
+    record Measurement(double runMicros, double computeCalls, double computeMicros, double computeBytes,
+                       double threadBytes, long gcs) {}
+
+    /**
+     * Binds every input and output of {@code w} to host tensors once, warms up, then times {@code runs} Runs.
+     *
+     * @param device null for ORT's own CPU EP
+     */
+    static Measurement measure(OrtEnvironment env, EpDevice device, Workload w, int warmUp, int runs) {
+        List<OrtTensor> tensors = new ArrayList<>();
+        try (SessionOptions options = env.createSessionOptions()) {
+            if (device != null) {
+                options.disableCpuEpFallback().appendExecutionProvider(List.of(device), Map.of());
+            }
+            try (Session session = env.createSession(w.model(), options); IoBinding binding = session.createIoBinding()) {
+                for (String input : w.inputs()) {
+                    OrtTensor tensor = OrtTensor.fromHost(TensorData.ofFloats(new long[] {LENGTH}, 1, -2, 3, -4));
+                    tensors.add(tensor);
+                    binding.bindInput(input, tensor);
+                }
+                for (String output : w.outputs()) {
+                    OrtTensor tensor = OrtTensor.fromHost(TensorData.ofFloats(new long[] {LENGTH}, new float[(int) LENGTH]));
+                    tensors.add(tensor);
+                    binding.bindOutput(output, tensor);
+                }
+                for (int i = 0; i < warmUp; i++) {
+                    session.run(binding, null);
+                }
+                // Five batches; the times are the median batch's (a shared machine's noise lands in one or two), the
+                // allocation and GCs are all batches' together.
+                int batches = 5;
+                double[] runMicros = new double[batches];
+                double[] computeMicros = new double[batches];
+                long computeCalls = 0;
+                long computeBytes = 0;
+                long gcs = gcCount();
+                long bytes = AllocationMeter.threadAllocatedBytes();
+                for (int b = 0; b < batches; b++) {
+                    BridgeStatistics.reset();
+                    long t0 = System.nanoTime();
+                    for (int i = 0; i < runs / batches; i++) {
+                        session.run(binding, null);
+                    }
+                    runMicros[b] = (System.nanoTime() - t0) / 1e3 / (runs / batches);
+                    BridgeStatistics.Totals compute = BridgeStatistics.snapshot().get(BridgeStatistics.Callback.COMPUTE);
+                    computeMicros[b] = compute.nanos() / 1e3 / (runs / batches);
+                    computeCalls += compute.calls();
+                    computeBytes += compute.allocatedBytes();
+                }
+                bytes = AllocationMeter.threadAllocatedBytes() - bytes;
+                gcs = gcCount() - gcs;
+                java.util.Arrays.sort(runMicros);
+                java.util.Arrays.sort(computeMicros);
+                return new Measurement(runMicros[batches / 2], computeCalls / (double) runs, computeMicros[batches / 2],
+                        computeBytes / (double) runs, bytes / (double) runs, gcs);
+            }
+        } finally {
+            tensors.forEach(OrtTensor::close);
+        }
+    }
+
+    static long gcCount() {
+        long count = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, gc.getCollectionCount());
+        }
+        return count;
+    }
+
+    /** Runs the table alone (for a profiler): {@code java -cp 'DIST/lib/*' dev.javaep.cli.bench.HotPathBenchmark DIST}. */
+    public static void main(String[] args) {
+        if (System.getProperty("javaep.bridge.statistics") == null) {
+            System.setProperty("javaep.bridge.statistics", "true");
+        }
+        java.nio.file.Path library = java.nio.file.Path.of(args[0]).resolve("libjavaep.so");
+        try (OrtEnvironment env = dev.javaep.host.OrtHost.shared().createEnvironment("javaep-hot-path",
+                dev.javaep.host.OrtHost.LogLevel.ERROR)) {
+            env.registerExecutionProviderLibrary("javaep-hot-path", library);
+            try {
+                run(env);
+            } finally {
+                env.unregisterExecutionProviderLibrary("javaep-hot-path");
+            }
+        }
+    }
+
+    static void run(OrtEnvironment env) {
+        System.out.printf("Java work per Run of one compiled group on JavaCpu (host tensors bound once, RunWithBinding; %,d Runs "
+                + "after %,d warm-up Runs, times of the median of 5 batches; float[%d])%n%n", RUNS, WARM_UP, LENGTH);
+        if (!BridgeStatistics.ENABLED) {
+            System.out.println("(bridge statistics are off: start the JVM with -Djavaep.bridge.statistics=true for the Compute columns)");
+        }
+        System.out.println("| model | JavaCpu µs/Run | ORT CPU µs/Run | Compute calls/Run | µs/Run in Compute | heap bytes/Run in Compute "
+                + "| heap bytes/Run, JavaCpu − ORT CPU (Run's thread) | GCs over the Runs |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
+        EpDevice cpu = env.epDevice("JavaCpuExecutionProvider");
+        Map<String, Measurement> java = new java.util.LinkedHashMap<>();
+        for (Workload w : workloads()) {
+            Measurement javaCpu = measure(env, cpu, w, WARM_UP, RUNS);
+            Measurement ortCpu = measure(env, null, w, WARM_UP / 3, RUNS / 5);
+            java.put(w.name(), javaCpu);
+            System.out.printf("| %s | %.2f | %.2f | %.1f | %.2f | %.1f | %.1f | %d |%n", w.name(), javaCpu.runMicros(),
+                    ortCpu.runMicros(), javaCpu.computeCalls(), javaCpu.computeMicros(), javaCpu.computeBytes(),
+                    javaCpu.threadBytes() - ortCpu.threadBytes(), javaCpu.gcs());
+        }
+        List<Measurement> m = List.copyOf(java.values());
+        System.out.printf("%nPer further input (3 × Add of 4 − Relu of 1, ÷ 3, an Add node each): %.2f µs in Compute; per further output "
+                + "(4 × Relu − 1 × Relu, ÷ 3, a Relu node each): %.2f µs in Compute%n%n",
+                (m.get(3).computeMicros() - m.get(0).computeMicros()) / 3,
+                (m.get(7).computeMicros() - m.get(4).computeMicros()) / 3);
+    }
+}
