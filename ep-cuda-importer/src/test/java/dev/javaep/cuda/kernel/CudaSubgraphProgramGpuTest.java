@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.GpuOrSkip;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.spi.Attribute;
 import java.util.ArrayList;
@@ -33,25 +32,23 @@ class CudaSubgraphProgramGpuTest {
     private static final int IN = 64;
     private static final int OUT = 48;
 
+    private BothBackends gpu;
     private CudaDriver driver;
     private CudaDevice device;
     private long stream;
 
     @BeforeEach
     void gpu() {
-        driver = GpuOrSkip.driver();
-        device = CudaDevice.open(driver, 0);
-        device.makeCurrent();
-        stream = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
+        gpu = BothBackends.open();
+        driver = gpu.driver();
+        device = gpu.device();
+        stream = gpu.stream();
     }
 
     @AfterEach
     void release() {
-        if (device != null) {
-            device.makeCurrent();
-            driver.streamSynchronize(stream);
-            driver.streamDestroy(stream);
-            device.close();
+        if (gpu != null) {
+            gpu.close();
         }
     }
 

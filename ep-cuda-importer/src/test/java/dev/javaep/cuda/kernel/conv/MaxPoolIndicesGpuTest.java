@@ -1,15 +1,13 @@
 package dev.javaep.cuda.kernel.conv;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.GpuOrSkip;
 import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.Nvrtc;
+import dev.javaep.cuda.kernel.BothBackends;
 import dev.javaep.cuda.kernel.CudaOps;
 import dev.javaep.cuda.kernel.DeviceTensor;
 import dev.javaep.spi.Attribute;
@@ -38,26 +36,23 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("gpu")
 class MaxPoolIndicesGpuTest {
+    private BothBackends gpu;
     private CudaDriver driver;
     private CudaDevice device;
     private long stream;
 
     @BeforeEach
     void gpu() {
-        driver = GpuOrSkip.driver();
-        assumeTrue(Nvrtc.find().isPresent(), Nvrtc.absenceReason());
-        device = CudaDevice.open(driver, 0);
-        device.makeCurrent();
-        stream = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
+        gpu = BothBackends.open(true);
+        driver = gpu.driver();
+        device = gpu.device();
+        stream = gpu.stream();
     }
 
     @AfterEach
     void release() {
-        if (device != null) {
-            device.makeCurrent();
-            driver.streamSynchronize(stream);
-            driver.streamDestroy(stream);
-            device.close();
+        if (gpu != null) {
+            gpu.close();
         }
     }
 

@@ -1,12 +1,12 @@
 package dev.javaep.cuda.kernel.matmul;
 
-import static dev.javaep.cuda.kernel.reduction.BothBackends.assertClose;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.host;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.node;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.value;
+import static dev.javaep.cuda.kernel.BothBackends.assertClose;
+import static dev.javaep.cuda.kernel.BothBackends.host;
+import static dev.javaep.cuda.kernel.BothBackends.node;
+import static dev.javaep.cuda.kernel.BothBackends.value;
 
 import dev.javaep.cpu.kernel.HostTensor;
-import dev.javaep.cuda.kernel.reduction.BothBackends;
+import dev.javaep.cuda.kernel.BothBackends;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;

@@ -1,13 +1,9 @@
 package dev.javaep.cuda.kernel.normalization;
 
-import static dev.javaep.cuda.kernel.normalization.CpuGpuComparison.assertClose;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static dev.javaep.cuda.kernel.BothBackends.assertClose;
 
 import dev.javaep.cpu.kernel.HostTensor;
-import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.GpuOrSkip;
-import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.Nvrtc;
+import dev.javaep.cuda.kernel.BothBackends;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
@@ -37,28 +33,18 @@ class NormalizationGpuTest {
     private static final double F16_ABS = 2e-3;
     private static final double F16_REL = 2e-3;
 
-    private CudaDriver driver;
-    private CudaDevice device;
-    private long stream;
-    private CpuGpuComparison compare;
+    private BothBackends compare;
     private final Random random = new Random(12);
 
     @BeforeEach
     void gpu() {
-        driver = GpuOrSkip.driver();
-        assumeTrue(Nvrtc.find().isPresent(), Nvrtc::absenceReason);
-        device = CudaDevice.open(driver, 0);
-        device.makeCurrent();
-        stream = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
-        compare = new CpuGpuComparison(driver, device, stream);
+        compare = BothBackends.open(true);
     }
 
     @AfterEach
     void release() {
-        if (device != null) {
+        if (compare != null) {
             compare.close();
-            driver.streamDestroy(stream);
-            device.close();
         }
     }
 
@@ -79,11 +65,11 @@ class NormalizationGpuTest {
     }
 
     private void check(String what, Node node, List<HostTensor> inputs, ElementType type) {
-        float[][][] outputs = compare.run(node, inputs);
-        for (int i = 0; i < outputs.length; i++) {
-            if (outputs[i] != null) {
+        List<BothBackends.Outputs> outputs = compare.runAll(node, inputs);
+        for (int i = 0; i < outputs.size(); i++) {
+            if (outputs.get(i) != null) {
                 boolean half = node.outputs().get(i).elementType() == H;
-                assertClose(what + " output " + i, outputs[i], half ? F16_ABS : F32_ABS, half ? F16_REL : F32_REL);
+                assertClose(what + " output " + i, outputs.get(i), half ? F16_REL : F32_REL, half ? F16_ABS : F32_ABS);
             }
         }
     }

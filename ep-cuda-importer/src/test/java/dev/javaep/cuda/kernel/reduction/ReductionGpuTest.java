@@ -1,13 +1,14 @@
 package dev.javaep.cuda.kernel.reduction;
 
-import static dev.javaep.cuda.kernel.reduction.BothBackends.assertClose;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.constant;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.host;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.int64s;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.node;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.value;
+import static dev.javaep.cuda.kernel.BothBackends.assertClose;
+import static dev.javaep.cuda.kernel.BothBackends.constant;
+import static dev.javaep.cuda.kernel.BothBackends.host;
+import static dev.javaep.cuda.kernel.BothBackends.int64s;
+import static dev.javaep.cuda.kernel.BothBackends.node;
+import static dev.javaep.cuda.kernel.BothBackends.value;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import dev.javaep.cuda.kernel.BothBackends;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;

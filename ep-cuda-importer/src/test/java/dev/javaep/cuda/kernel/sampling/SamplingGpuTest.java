@@ -1,14 +1,9 @@
 package dev.javaep.cuda.kernel.sampling;
 
-import static dev.javaep.cuda.kernel.normalization.CpuGpuComparison.assertClose;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static dev.javaep.cuda.kernel.BothBackends.assertClose;
 
 import dev.javaep.cpu.kernel.HostTensor;
-import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.GpuOrSkip;
-import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.Nvrtc;
-import dev.javaep.cuda.kernel.normalization.CpuGpuComparison;
+import dev.javaep.cuda.kernel.BothBackends;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
@@ -36,28 +31,18 @@ class SamplingGpuTest {
     private static final ElementType H = ElementType.FLOAT16;
     private static final ElementType I64 = ElementType.INT64;
 
-    private CudaDriver driver;
-    private CudaDevice device;
-    private long stream;
-    private CpuGpuComparison compare;
+    private BothBackends compare;
     private final Random random = new Random(5);
 
     @BeforeEach
     void gpu() {
-        driver = GpuOrSkip.driver();
-        assumeTrue(Nvrtc.find().isPresent(), Nvrtc::absenceReason);
-        device = CudaDevice.open(driver, 0);
-        device.makeCurrent();
-        stream = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
-        compare = new CpuGpuComparison(driver, device, stream);
+        compare = BothBackends.open(true);
     }
 
     @AfterEach
     void release() {
-        if (device != null) {
+        if (compare != null) {
             compare.close();
-            driver.streamDestroy(stream);
-            device.close();
         }
     }
 
@@ -79,7 +64,7 @@ class SamplingGpuTest {
 
     private void check(String what, Node node, List<HostTensor> inputs, boolean exact) {
         ElementType type = inputs.getFirst().elementType();
-        float[][] out = compare.run(node, inputs)[0];
+        BothBackends.Outputs out = compare.run(node, inputs);
         if (type == H) {
             assertClose(what + " f16", out, 2e-3, 2e-3);
         } else {

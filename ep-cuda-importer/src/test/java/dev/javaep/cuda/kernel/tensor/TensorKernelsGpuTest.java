@@ -2,17 +2,16 @@ package dev.javaep.cuda.kernel.tensor;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.GpuOrSkip;
 import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.Nvrtc;
+import dev.javaep.cuda.kernel.BothBackends;
 import dev.javaep.cuda.kernel.CudaSubgraphProgram;
-import dev.javaep.cuda.kernel.tensor.TypedRunContext.Data;
+import dev.javaep.cuda.kernel.DeviceRunContext.Data;
+import dev.javaep.cuda.kernel.DeviceRunContext;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Graph;
@@ -47,6 +46,7 @@ class TensorKernelsGpuTest {
     private static final List<ElementType> SIZES = List.of(ElementType.UINT8, ElementType.FLOAT16, ElementType.FLOAT,
             ElementType.INT64, ElementType.COMPLEX128);
 
+    private BothBackends gpu;
     private CudaDriver driver;
     private CudaDevice device;
     private long stream;
@@ -55,20 +55,16 @@ class TensorKernelsGpuTest {
 
     @BeforeEach
     void gpu() {
-        driver = GpuOrSkip.driver();
-        assumeTrue(Nvrtc.find().isPresent(), Nvrtc.absenceReason());
-        device = CudaDevice.open(driver, 0);
-        device.makeCurrent();
-        stream = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
+        gpu = BothBackends.open(true);
+        driver = gpu.driver();
+        device = gpu.device();
+        stream = gpu.stream();
     }
 
     @AfterEach
     void release() {
-        if (device != null) {
-            device.makeCurrent();
-            driver.streamSynchronize(stream);
-            driver.streamDestroy(stream);
-            device.close();
+        if (gpu != null) {
+            gpu.close();
         }
     }
 
@@ -168,10 +164,10 @@ class TensorKernelsGpuTest {
                 outputs, Map.of());
         CudaSubgraphProgram program = CudaSubgraphProgram.compile(new Graph("g", List.of(node), List.of(), List.of()), fused,
                 device);
-        try (TypedRunContext c = new TypedRunContext(driver, stream, outputTypes, inputs.stream().map(In::data).toList())) {
+        try (DeviceRunContext c = new DeviceRunContext(driver, stream, outputTypes, inputs.stream().map(In::data).toList())) {
             program.compute(c);
             for (int i = 0; i < expected.size(); i++) {
-                Data actual = c.output(i);
+                Data actual = c.data(i);
                 assertArrayEquals(expected.get(i).shape(), actual.shape(), what + " output " + i + " shape");
                 assertArrayEquals(expected.get(i).bytes(), actual.bytes(), what + " output " + i);
             }
@@ -301,9 +297,9 @@ class TensorKernelsGpuTest {
         List<Data> data = new ArrayList<>(List.of(x, zero.data(), axes.data(), oneTwo.data(), minusOne.data(),
                 Data.longs(new long[] {0}, 1), Data.longs(new long[] {1}, 1), Data.longs(new long[] {4}, 1)));
         for (int run = 0; run < 3; run++) {
-            try (TypedRunContext c = new TypedRunContext(driver, stream, List.of(ElementType.FLOAT), data)) {
+            try (DeviceRunContext c = new DeviceRunContext(driver, stream, List.of(ElementType.FLOAT), data)) {
                 program.compute(c);
-                Data y = c.output(0);
+                Data y = c.data(0);
                 assertArrayEquals(new long[] {2, 5, 12}, y.shape());
                 float[] in = x.toFloats();
                 float[] out = y.toFloats();
