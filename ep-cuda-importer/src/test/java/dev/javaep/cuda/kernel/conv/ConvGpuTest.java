@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
-import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.dnn.Cudnn;
-import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.kernel.BothBackends;
 import dev.javaep.cuda.kernel.CudaOps;
 import dev.javaep.cuda.kernel.DeviceRunContext;
+import dev.javaep.cuda.kernel.GpuTest;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
@@ -25,8 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -39,29 +35,11 @@ import org.junit.jupiter.api.Test;
  * shapes from real networks.
  */
 @Tag("gpu")
-class ConvGpuTest {
+class ConvGpuTest extends GpuTest {
     private static final ElementType F32 = ElementType.FLOAT;
     private static final ElementType F16 = ElementType.FLOAT16;
 
-    private BothBackends gpu;
-    private CudaDriver driver;
-    private CudaDevice device;
-    private long stream;
 
-    @BeforeEach
-    void gpu() {
-        gpu = BothBackends.open(true);
-        driver = gpu.driver();
-        device = gpu.device();
-        stream = gpu.stream();
-    }
-
-    @AfterEach
-    void release() {
-        if (gpu != null) {
-            gpu.close();
-        }
-    }
 
     private static Attribute ints(String name, long... values) {
         List<Long> list = new ArrayList<>();

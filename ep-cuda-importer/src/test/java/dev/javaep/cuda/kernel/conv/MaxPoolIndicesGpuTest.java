@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
-import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.kernel.BothBackends;
 import dev.javaep.cuda.kernel.CudaOps;
 import dev.javaep.cuda.kernel.DeviceTensor;
+import dev.javaep.cuda.kernel.GpuTest;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
@@ -24,8 +22,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -35,26 +31,8 @@ import org.junit.jupiter.api.Test;
  * take the first of equal maxima), in float32 and float16, row- and column-major, 1 to 3 spatial axes.
  */
 @Tag("gpu")
-class MaxPoolIndicesGpuTest {
-    private BothBackends gpu;
-    private CudaDriver driver;
-    private CudaDevice device;
-    private long stream;
+class MaxPoolIndicesGpuTest extends GpuTest {
 
-    @BeforeEach
-    void gpu() {
-        gpu = BothBackends.open(true);
-        driver = gpu.driver();
-        device = gpu.device();
-        stream = gpu.stream();
-    }
-
-    @AfterEach
-    void release() {
-        if (gpu != null) {
-            gpu.close();
-        }
-    }
 
     private static Attribute ints(String name, long... values) {
         List<Long> list = new ArrayList<>();

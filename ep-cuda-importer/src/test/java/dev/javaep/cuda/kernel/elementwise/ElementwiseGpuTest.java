@@ -4,20 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.Nvrtc;
-import dev.javaep.cuda.kernel.BothBackends;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaOps;
 import dev.javaep.cuda.kernel.DeviceRunContext.Data;
 import dev.javaep.cuda.kernel.DeviceRunContext;
+import dev.javaep.cuda.kernel.GpuTest;
 import dev.javaep.cuda.kernel.elementwise.ElementwiseCases.Case;
 import dev.javaep.cuda.kernel.elementwise.ElementwiseCases.Result;
 import dev.javaep.spi.CompiledNode;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -28,26 +25,16 @@ import org.junit.jupiter.api.Test;
  * result for the same inputs.
  */
 @Tag("gpu")
-class ElementwiseGpuTest {
-    private BothBackends gpu;
-    private CudaDriver driver;
-    private CudaDevice device;
-    private long stream;
+class ElementwiseGpuTest extends GpuTest {
+
+    @Override
+    protected boolean needsNvrtc() {
+        return false;
+    }
 
     @BeforeEach
     void gpu() {
-        gpu = BothBackends.open();
-        driver = gpu.driver();
-        device = gpu.device();
-        stream = gpu.stream();
         assumeTrue(CudaKernelLibrary.compilesSources(), Nvrtc.absenceReason());
-    }
-
-    @AfterEach
-    void release() {
-        if (gpu != null) {
-            gpu.close();
-        }
     }
 
     @Test

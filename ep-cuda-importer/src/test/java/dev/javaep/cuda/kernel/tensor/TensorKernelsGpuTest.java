@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
-import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.kernel.BothBackends;
 import dev.javaep.cuda.kernel.CudaSubgraphProgram;
 import dev.javaep.cuda.kernel.DeviceRunContext.Data;
 import dev.javaep.cuda.kernel.DeviceRunContext;
+import dev.javaep.cuda.kernel.GpuTest;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Graph;
@@ -30,8 +28,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -42,31 +38,13 @@ import org.junit.jupiter.api.Test;
  * chain whose shape arithmetic runs on the host.
  */
 @Tag("gpu")
-class TensorKernelsGpuTest {
+class TensorKernelsGpuTest extends GpuTest {
     private static final List<ElementType> SIZES = List.of(ElementType.UINT8, ElementType.FLOAT16, ElementType.FLOAT,
             ElementType.INT64, ElementType.COMPLEX128);
 
-    private BothBackends gpu;
-    private CudaDriver driver;
-    private CudaDevice device;
-    private long stream;
     private final Random random = new Random(42);
     private int checked;
 
-    @BeforeEach
-    void gpu() {
-        gpu = BothBackends.open(true);
-        driver = gpu.driver();
-        device = gpu.device();
-        stream = gpu.stream();
-    }
-
-    @AfterEach
-    void release() {
-        if (gpu != null) {
-            gpu.close();
-        }
-    }
 
     // ---- building nodes --------------------------------------------------------------------------
 
