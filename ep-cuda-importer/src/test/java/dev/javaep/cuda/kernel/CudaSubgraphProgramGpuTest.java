@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.GpuOrSkip;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.spi.Attribute;
 import java.util.ArrayList;
@@ -18,8 +16,6 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -29,31 +25,16 @@ import org.junit.jupiter.api.Test;
  * inside the group and an input passed straight to an output; concurrent Runs on their own streams.
  */
 @Tag("gpu")
-class CudaSubgraphProgramGpuTest {
+class CudaSubgraphProgramGpuTest extends GpuTest {
     private static final int IN = 64;
     private static final int OUT = 48;
 
-    private CudaDriver driver;
-    private CudaDevice device;
-    private long stream;
 
-    @BeforeEach
-    void gpu() {
-        driver = GpuOrSkip.driver();
-        device = CudaDevice.open(driver, 0);
-        device.makeCurrent();
-        stream = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
+    @Override
+    protected boolean needsNvrtc() {
+        return false;
     }
 
-    @AfterEach
-    void release() {
-        if (device != null) {
-            device.makeCurrent();
-            driver.streamSynchronize(stream);
-            driver.streamDestroy(stream);
-            device.close();
-        }
-    }
 
     private static float[] random(Random r, int n) {
         float[] v = new float[n];

@@ -18,8 +18,7 @@ import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.FakeCuda;
 import dev.javaep.cpu.kernel.CpuKernels;
-import dev.javaep.cuda.kernel.tensor.TypedRunContext;
-import dev.javaep.cuda.kernel.tensor.TypedRunContext.Data;
+import dev.javaep.cuda.kernel.DeviceRunContext.Data;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
@@ -449,13 +448,13 @@ class CudaSubgraphProgramTest {
 
         float[] x = iota(24);
         for (int run = 0; run < 2; run++) {
-            try (TypedRunContext c = new TypedRunContext(driver, STREAM, List.of(ElementType.FLOAT), List.of(
+            try (DeviceRunContext c = new DeviceRunContext(driver, STREAM, List.of(ElementType.FLOAT), List.of(
                     Data.floats(x, 2, 3, 4), Data.longs(new long[] {0}), Data.longs(new long[] {0}, 1),
                     Data.longs(new long[] {-1}, 1)))) {
                 long before = allocs();
                 program.compute(c);
                 assertEquals(before, allocs(), "no workspace and no uploads");
-                Data y = c.output(0);
+                Data y = c.data(0);
                 assertArrayEquals(new long[] {2, 12}, y.shape());
                 assertArrayEquals(x, y.toFloats());
             }
@@ -482,14 +481,14 @@ class CudaSubgraphProgramTest {
                 },
                 node -> node.opType().equals("ConstantOfShape") ? Optional.empty() : CpuKernels.forNode(node));
         assertEquals(1, program.hostStepCount());
-        try (TypedRunContext c = new TypedRunContext(driver, STREAM, List.of(ElementType.INT64),
+        try (DeviceRunContext c = new DeviceRunContext(driver, STREAM, List.of(ElementType.INT64),
                 List.of(Data.floats(iota(24), 2, 3, 4)))) {
             long allocs = allocs();
             long frees = frees();
             program.compute(c);
             assertEquals(1, allocs() - allocs, "one upload");
             assertEquals(1, frees() - frees, "returned at the end of the Run");
-            assertArrayEquals(new long[] {2, 3, 4}, c.output(0).toLongs());
+            assertArrayEquals(new long[] {2, 3, 4}, c.data(0).toLongs());
         }
         assertTrue(sawHostValue[0]);
         assertArrayEquals(new long[] {2, 3, 4}, hostShape[0]);
@@ -504,14 +503,14 @@ class CudaSubgraphProgramTest {
         CudaSubgraphProgram program = CudaSubgraphProgram.compile(g, typedFused(List.of(X), List.of(SHAPE_OF_X, rank)), device,
                 deviceSteps);
         assertEquals(List.of(), deviceSteps.asked);
-        try (TypedRunContext c = new TypedRunContext(driver, STREAM, List.of(ElementType.INT64, ElementType.INT64),
+        try (DeviceRunContext c = new DeviceRunContext(driver, STREAM, List.of(ElementType.INT64, ElementType.INT64),
                 List.of(Data.floats(iota(30), 5, 1, 6)))) {
             long allocs = allocs();
             program.compute(c);
             assertEquals(allocs, allocs());
-            assertArrayEquals(new long[] {5, 1, 6}, c.output(0).toLongs());
-            assertArrayEquals(new long[] {3}, c.output(1).toLongs());
-            assertArrayEquals(new long[0], c.output(1).shape());
+            assertArrayEquals(new long[] {5, 1, 6}, c.data(0).toLongs());
+            assertArrayEquals(new long[] {3}, c.data(1).toLongs());
+            assertArrayEquals(new long[0], c.data(1).shape());
         }
     }
 
@@ -571,7 +570,7 @@ class CudaSubgraphProgramTest {
                 });
         assertEquals(List.of("Relu", "ConstantOfShape"), asked, "Mul and Shape run on the host, the float generator does not");
         assertEquals(2, program.hostStepCount());
-        try (TypedRunContext c = new TypedRunContext(driver, STREAM, List.of(ElementType.FLOAT, ElementType.FLOAT), List.of(
+        try (DeviceRunContext c = new DeviceRunContext(driver, STREAM, List.of(ElementType.FLOAT, ElementType.FLOAT), List.of(
                 Data.floats(iota(6), 2, 3), Data.floats(new float[] {2, 4}, 2), Data.floats(new float[] {1.5f}, 1)))) {
             program.compute(c);
         }
@@ -587,11 +586,11 @@ class CudaSubgraphProgramTest {
         CudaSubgraphProgram program = CudaSubgraphProgram.compile(g, typedFused(List.of(X, shape), List.of(out)), device);
         assertEquals(0, program.hostStepCount());
         float[] x = iota(6);
-        try (TypedRunContext c = new TypedRunContext(driver, STREAM, List.of(ElementType.FLOAT),
+        try (DeviceRunContext c = new DeviceRunContext(driver, STREAM, List.of(ElementType.FLOAT),
                 List.of(Data.floats(x, 6), Data.longs(new long[] {3, -1}, 2)))) {
             program.compute(c);
-            assertArrayEquals(new long[] {3, 2}, c.output(0).shape());
-            assertArrayEquals(x, c.output(0).toFloats());
+            assertArrayEquals(new long[] {3, 2}, c.data(0).shape());
+            assertArrayEquals(x, c.data(0).toFloats());
         }
         assertEquals(1, program.deviceToHostCopies(), "the fallback: a synchronising copy");
     }

@@ -2,17 +2,14 @@ package dev.javaep.cuda.kernel.conv;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
-import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.GpuOrSkip;
-import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.Nvrtc;
 import dev.javaep.cuda.dnn.Cudnn;
 import dev.javaep.cuda.kernel.CudaOps;
+import dev.javaep.cuda.kernel.DeviceRunContext;
+import dev.javaep.cuda.kernel.GpuTest;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
@@ -26,8 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -40,32 +35,11 @@ import org.junit.jupiter.api.Test;
  * shapes from real networks.
  */
 @Tag("gpu")
-class ConvGpuTest {
+class ConvGpuTest extends GpuTest {
     private static final ElementType F32 = ElementType.FLOAT;
     private static final ElementType F16 = ElementType.FLOAT16;
 
-    private CudaDriver driver;
-    private CudaDevice device;
-    private long stream;
 
-    @BeforeEach
-    void gpu() {
-        driver = GpuOrSkip.driver();
-        assumeTrue(Nvrtc.find().isPresent(), Nvrtc.absenceReason());
-        device = CudaDevice.open(driver, 0);
-        device.makeCurrent();
-        stream = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
-    }
-
-    @AfterEach
-    void release() {
-        if (device != null) {
-            device.makeCurrent();
-            driver.streamSynchronize(stream);
-            driver.streamDestroy(stream);
-            device.close();
-        }
-    }
 
     private static Attribute ints(String name, long... values) {
         List<Long> list = new ArrayList<>();
@@ -170,7 +144,7 @@ class ConvGpuTest {
             if (backend != null && gpu instanceof ConvolutionNode convolution) {
                 assertEquals(backend == ConvBackend.CUDNN && Cudnn.find().isPresent(), convolution.usesCudnn(), what);
             }
-            try (gpu; TypedDeviceContext context = new TypedDeviceContext(driver, stream, type, 1, data, shapes)) {
+            try (gpu; DeviceRunContext context = DeviceRunContext.repeatable(driver, stream, type, 1, data, shapes)) {
                 gpu.compute(context);
                 float[] actual = context.output(0);
                 assertArrayEquals(CpuKernels.forNode(node).orElseThrow().outputShapes(shapes)[0], context.outputShape(0), what);
@@ -200,7 +174,7 @@ class ConvGpuTest {
     }
 
     /** Mean kernel time over 20 Computes, after 3 to warm up (compilation included there), between CUDA events. */
-    private double time(CompiledNode node, TypedDeviceContext context) {
+    private double time(CompiledNode node, DeviceRunContext context) {
         for (int i = 0; i < 3; i++) {
             node.compute(context);
         }

@@ -1,17 +1,13 @@
 package dev.javaep.cuda.kernel.conv;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
-import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.GpuOrSkip;
-import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.Nvrtc;
 import dev.javaep.cuda.kernel.CudaOps;
 import dev.javaep.cuda.kernel.DeviceTensor;
+import dev.javaep.cuda.kernel.GpuTest;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
@@ -26,8 +22,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -37,29 +31,8 @@ import org.junit.jupiter.api.Test;
  * take the first of equal maxima), in float32 and float16, row- and column-major, 1 to 3 spatial axes.
  */
 @Tag("gpu")
-class MaxPoolIndicesGpuTest {
-    private CudaDriver driver;
-    private CudaDevice device;
-    private long stream;
+class MaxPoolIndicesGpuTest extends GpuTest {
 
-    @BeforeEach
-    void gpu() {
-        driver = GpuOrSkip.driver();
-        assumeTrue(Nvrtc.find().isPresent(), Nvrtc.absenceReason());
-        device = CudaDevice.open(driver, 0);
-        device.makeCurrent();
-        stream = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
-    }
-
-    @AfterEach
-    void release() {
-        if (device != null) {
-            device.makeCurrent();
-            driver.streamSynchronize(stream);
-            driver.streamDestroy(stream);
-            device.close();
-        }
-    }
 
     private static Attribute ints(String name, long... values) {
         List<Long> list = new ArrayList<>();

@@ -4,25 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.GpuOrSkip;
-import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.Nvrtc;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaOps;
-import dev.javaep.cuda.kernel.DeviceTensor;
+import dev.javaep.cuda.kernel.DeviceRunContext.Data;
+import dev.javaep.cuda.kernel.DeviceRunContext;
+import dev.javaep.cuda.kernel.GpuTest;
 import dev.javaep.cuda.kernel.elementwise.ElementwiseCases.Case;
 import dev.javaep.cuda.kernel.elementwise.ElementwiseCases.Result;
 import dev.javaep.spi.CompiledNode;
-import dev.javaep.spi.ElementType;
-import dev.javaep.spi.KernelContext;
-import dev.javaep.spi.Tensor;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -33,28 +25,16 @@ import org.junit.jupiter.api.Test;
  * result for the same inputs.
  */
 @Tag("gpu")
-class ElementwiseGpuTest {
-    private CudaDriver driver;
-    private CudaDevice device;
-    private long stream;
+class ElementwiseGpuTest extends GpuTest {
+
+    @Override
+    protected boolean needsNvrtc() {
+        return false;
+    }
 
     @BeforeEach
     void gpu() {
-        driver = GpuOrSkip.driver();
         assumeTrue(CudaKernelLibrary.compilesSources(), Nvrtc.absenceReason());
-        device = CudaDevice.open(driver, 0);
-        device.makeCurrent();
-        stream = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
-    }
-
-    @AfterEach
-    void release() {
-        if (device != null) {
-            device.makeCurrent();
-            driver.streamSynchronize(stream);
-            driver.streamDestroy(stream);
-            device.close();
-        }
     }
 
     @Test
@@ -104,88 +84,14 @@ class ElementwiseGpuTest {
     }
 
     private Result run(CompiledNode node, Case c, byte[][] inputs) {
-        try (RunContext context = new RunContext(c, inputs)) {
+        List<Data> data = new ArrayList<>();
+        for (int i = 0; i < inputs.length; i++) {
+            data.add(inputs[i] == null ? null : new Data(c.types().get(i), c.shapes().get(i).clone(), inputs[i]));
+        }
+        try (DeviceRunContext context = new DeviceRunContext(driver, stream, List.of(c.output()), data, List.of(), true)) {
             node.compute(context);
-            return context.result();
-        }
-    }
-
-    /** ORT's side of one Compute: the inputs in device memory, the output allocated when the node asks. */
-    private final class RunContext implements KernelContext, AutoCloseable {
-        private final Tensor[] inputs;
-        private final ElementType outputType;
-        private final List<Long> allocations = new ArrayList<>();
-        private DeviceTensor output;
-
-        RunContext(Case c, byte[][] data) {
-            inputs = new Tensor[data.length];
-            outputType = c.output();
-            try (Arena arena = Arena.ofConfined()) {
-                for (int i = 0; i < data.length; i++) {
-                    if (data[i] == null) {
-                        continue;
-                    }
-                    long address = allocate(data[i].length);
-                    if (data[i].length > 0) {
-                        driver.memcpyHtoD(address, arena.allocateFrom(ValueLayout.JAVA_BYTE, data[i]), data[i].length);
-                    }
-                    inputs[i] = DeviceTensor.at(address, c.types().get(i), c.shapes().get(i).clone());
-                }
-            }
-        }
-
-        private long allocate(long bytes) {
-            long address = driver.memAlloc(Math.max(bytes, 16));
-            allocations.add(address);
-            return address;
-        }
-
-        @Override
-        public int inputCount() {
-            return inputs.length;
-        }
-
-        @Override
-        public int outputCount() {
-            return 1;
-        }
-
-        @Override
-        public Tensor input(int index) {
-            return inputs[index];
-        }
-
-        @Override
-        public Tensor output(int index, long[] shape) {
-            long elements = 1;
-            for (long d : shape) {
-                elements *= d;
-            }
-            output = DeviceTensor.at(allocate(elements * outputType.byteSize()), outputType, shape.clone());
-            return output;
-        }
-
-        @Override
-        public long computeStream() {
-            return stream;
-        }
-
-        Result result() {
-            driver.streamSynchronize(stream);
-            int bytes = Math.toIntExact(output.byteSize());
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment host = arena.allocate(Math.max(bytes, 1));
-                if (bytes > 0) {
-                    driver.memcpyDtoH(host, output.data().address(), bytes);
-                }
-                return new Result(output.shape(), host.asSlice(0, bytes).toArray(ValueLayout.JAVA_BYTE));
-            }
-        }
-
-        @Override
-        public void close() {
-            driver.streamSynchronize(stream);
-            allocations.forEach(driver::memFree);
+            Data y = context.data(0);
+            return new Result(y.shape(), y.bytes());
         }
     }
 }

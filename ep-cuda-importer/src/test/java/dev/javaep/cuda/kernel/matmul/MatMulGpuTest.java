@@ -1,12 +1,13 @@
 package dev.javaep.cuda.kernel.matmul;
 
-import static dev.javaep.cuda.kernel.reduction.BothBackends.assertClose;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.host;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.node;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.value;
+import static dev.javaep.cuda.kernel.BothBackends.assertClose;
+import static dev.javaep.cuda.kernel.BothBackends.host;
+import static dev.javaep.cuda.kernel.BothBackends.node;
+import static dev.javaep.cuda.kernel.BothBackends.value;
 
 import dev.javaep.cpu.kernel.HostTensor;
-import dev.javaep.cuda.kernel.reduction.BothBackends;
+import dev.javaep.cuda.kernel.BothBackends;
+import dev.javaep.cuda.kernel.GpuTest;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
@@ -28,21 +29,21 @@ import org.junit.jupiter.api.Test;
  * float16 rtol 2e-3 (a float16 ulp is at most 2^-10 relative), atol 1e-3.
  */
 @Tag("gpu")
-class MatMulGpuTest {
-    private BothBackends gpu;
+class MatMulGpuTest extends GpuTest {
     private Arena arena;
+
+    @Override
+    protected boolean needsNvrtc() {
+        return false;
+    }
 
     @BeforeEach
     void open() {
-        gpu = BothBackends.open();
         arena = Arena.ofConfined();
     }
 
     @AfterEach
     void close() {
-        if (gpu != null) {
-            gpu.close();
-        }
         if (arena != null) {
             arena.close();
         }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaOps;
-import dev.javaep.cuda.kernel.reduction.BothBackends;
+import dev.javaep.cuda.kernel.BothBackends;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.NodeSupport;

@@ -1,13 +1,15 @@
 package dev.javaep.cuda.kernel.reduction;
 
-import static dev.javaep.cuda.kernel.reduction.BothBackends.assertClose;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.constant;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.host;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.int64s;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.node;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.value;
+import static dev.javaep.cuda.kernel.BothBackends.assertClose;
+import static dev.javaep.cuda.kernel.BothBackends.constant;
+import static dev.javaep.cuda.kernel.BothBackends.host;
+import static dev.javaep.cuda.kernel.BothBackends.int64s;
+import static dev.javaep.cuda.kernel.BothBackends.node;
+import static dev.javaep.cuda.kernel.BothBackends.value;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import dev.javaep.cuda.kernel.BothBackends;
+import dev.javaep.cuda.kernel.GpuTest;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
@@ -30,24 +32,24 @@ import org.junit.jupiter.api.Test;
  * double result once), atol 2e-3. ArgMax/ArgMin are exact.
  */
 @Tag("gpu")
-class ReductionGpuTest {
+class ReductionGpuTest extends GpuTest {
     private static final ElementType F32 = ElementType.FLOAT;
     private static final ElementType F16 = ElementType.FLOAT16;
 
-    private BothBackends gpu;
     private Arena arena;
+
+    @Override
+    protected boolean needsNvrtc() {
+        return false;
+    }
 
     @BeforeEach
     void open() {
-        gpu = BothBackends.open();
         arena = Arena.ofConfined();
     }
 
     @AfterEach
     void close() {
-        if (gpu != null) {
-            gpu.close();
-        }
         if (arena != null) {
             arena.close();
         }

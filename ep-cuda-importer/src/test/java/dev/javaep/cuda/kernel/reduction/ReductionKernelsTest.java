@@ -1,7 +1,7 @@
 package dev.javaep.cuda.kernel.reduction;
 
-import static dev.javaep.cuda.kernel.reduction.BothBackends.node;
-import static dev.javaep.cuda.kernel.reduction.BothBackends.value;
+import static dev.javaep.cuda.kernel.BothBackends.node;
+import static dev.javaep.cuda.kernel.BothBackends.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;

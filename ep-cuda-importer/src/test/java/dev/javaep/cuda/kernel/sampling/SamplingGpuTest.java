@@ -1,14 +1,10 @@
 package dev.javaep.cuda.kernel.sampling;
 
-import static dev.javaep.cuda.kernel.normalization.CpuGpuComparison.assertClose;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static dev.javaep.cuda.kernel.BothBackends.assertClose;
 
 import dev.javaep.cpu.kernel.HostTensor;
-import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.GpuOrSkip;
-import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.Nvrtc;
-import dev.javaep.cuda.kernel.normalization.CpuGpuComparison;
+import dev.javaep.cuda.kernel.BothBackends;
+import dev.javaep.cuda.kernel.GpuTest;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
@@ -19,8 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -31,35 +25,12 @@ import org.junit.jupiter.api.Test;
  * sums, give or take fused multiply-adds) and 2e-3 + 2e-3·|y| in float16 (one rounding to half each).
  */
 @Tag("gpu")
-class SamplingGpuTest {
+class SamplingGpuTest extends GpuTest {
     private static final ElementType F = ElementType.FLOAT;
     private static final ElementType H = ElementType.FLOAT16;
     private static final ElementType I64 = ElementType.INT64;
 
-    private CudaDriver driver;
-    private CudaDevice device;
-    private long stream;
-    private CpuGpuComparison compare;
     private final Random random = new Random(5);
-
-    @BeforeEach
-    void gpu() {
-        driver = GpuOrSkip.driver();
-        assumeTrue(Nvrtc.find().isPresent(), Nvrtc::absenceReason);
-        device = CudaDevice.open(driver, 0);
-        device.makeCurrent();
-        stream = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
-        compare = new CpuGpuComparison(driver, device, stream);
-    }
-
-    @AfterEach
-    void release() {
-        if (device != null) {
-            compare.close();
-            driver.streamDestroy(stream);
-            device.close();
-        }
-    }
 
     private static Node node(String op, int version, List<ElementType> inputs, Attribute... attributes) {
         List<ValueInfo> in = new ArrayList<>();
@@ -79,7 +50,7 @@ class SamplingGpuTest {
 
     private void check(String what, Node node, List<HostTensor> inputs, boolean exact) {
         ElementType type = inputs.getFirst().elementType();
-        float[][] out = compare.run(node, inputs)[0];
+        BothBackends.Outputs out = gpu.run(node, inputs);
         if (type == H) {
             assertClose(what + " f16", out, 2e-3, 2e-3);
         } else {
@@ -91,10 +62,10 @@ class SamplingGpuTest {
     private void resize(String what, long[] xShape, float[] scales, long[] sizes, float[] roi, Attribute... attributes) {
         boolean nearest = Arrays.stream(attributes).noneMatch(a -> a.name().equals("mode"));
         for (ElementType t : List.of(F, H)) {
-            HostTensor x = compare.random(random, t, -4, 4, xShape);
-            HostTensor roiTensor = roi == null ? null : compare.tensor(F, roi, roi.length);
-            HostTensor scalesTensor = scales == null ? null : compare.tensor(F, scales, scales.length);
-            HostTensor sizesTensor = sizes == null ? null : compare.tensor(I64, toFloats(sizes), sizes.length);
+            HostTensor x = gpu.random(random, t, -4, 4, xShape);
+            HostTensor roiTensor = roi == null ? null : gpu.tensor(F, roi, roi.length);
+            HostTensor scalesTensor = scales == null ? null : gpu.tensor(F, scales, scales.length);
+            HostTensor sizesTensor = sizes == null ? null : gpu.tensor(I64, toFloats(sizes), sizes.length);
             Node node = node("Resize", 19, Arrays.asList(t, roi == null ? null : F, scales == null ? null : F,
                     sizes == null ? null : I64), attributes);
             check(what, node, Arrays.asList(x, roiTensor, scalesTensor, sizesTensor), nearest);
@@ -158,14 +129,14 @@ class SamplingGpuTest {
                 new Attribute.FloatValue("extrapolation_value", 7));
         for (ElementType t : List.of(F, H)) {
             check("Upsample-9", node("Upsample", 9, List.of(t, F), string("mode", "linear")),
-                    List.of(compare.random(random, t, -4, 4, IMAGE), compare.tensor(F, new float[] {1, 1, 2, 3}, 4)), false);
+                    List.of(gpu.random(random, t, -4, 4, IMAGE), gpu.tensor(F, new float[] {1, 1, 2, 3}, 4)), false);
             check("Resize-10", node("Resize", 10, List.of(t, F)),
-                    List.of(compare.random(random, t, -4, 4, IMAGE), compare.tensor(F, new float[] {1, 1, 0.5f, 1.5f}, 4)),
+                    List.of(gpu.random(random, t, -4, 4, IMAGE), gpu.tensor(F, new float[] {1, 1, 0.5f, 1.5f}, 4)),
                     true);
             check("Resize-11 tf_half_pixel_for_nn", node("Resize", 11, List.of(t, F, F),
                             string("coordinate_transformation_mode", "tf_half_pixel_for_nn")),
-                    List.of(compare.random(random, t, -4, 4, IMAGE), compare.tensor(F, new float[0], 0),
-                            compare.tensor(F, new float[] {1, 1, 2.2f, 0.7f}, 4)), true);
+                    List.of(gpu.random(random, t, -4, 4, IMAGE), gpu.tensor(F, new float[0], 0),
+                            gpu.tensor(F, new float[] {1, 1, 2.2f, 0.7f}, 4)), true);
         }
     }
 
@@ -175,8 +146,8 @@ class SamplingGpuTest {
             for (String mode : List.of("linear", "nearest", "cubic")) {
                 for (String padding : List.of("zeros", "border", "reflection")) {
                     for (int align = 0; align <= 1; align++) {
-                        HostTensor x = compare.random(random, t, -4, 4, 2, 3, 6, 7);
-                        HostTensor grid = compare.random(random, t, -1.4f, 1.4f, 2, 5, 8, 2);
+                        HostTensor x = gpu.random(random, t, -4, 4, 2, 3, 6, 7);
+                        HostTensor grid = gpu.random(random, t, -1.4f, 1.4f, 2, 5, 8, 2);
                         check("GridSample " + mode + " " + padding + " align_corners=" + align,
                                 node("GridSample", 20, List.of(t, t), string("mode", mode), string("padding_mode", padding),
                                         new Attribute.IntValue("align_corners", align)),
@@ -186,12 +157,12 @@ class SamplingGpuTest {
             }
             // float32 grid for a float16 image; version 16's spelling; a volume
             check("GridSample-16 bicubic f32 grid", node("GridSample", 16, List.of(t, F), string("mode", "bicubic")),
-                    List.of(compare.random(random, t, -4, 4, 1, 2, 9, 5), compare.random(random, F, -1.2f, 1.2f, 1, 4, 4, 2)),
+                    List.of(gpu.random(random, t, -4, 4, 1, 2, 9, 5), gpu.random(random, F, -1.2f, 1.2f, 1, 4, 4, 2)),
                     false);
             for (String mode : List.of("linear", "nearest")) {
                 check("GridSample volumetric " + mode, node("GridSample", 22, List.of(t, t), string("mode", mode),
                                 string("padding_mode", "reflection")),
-                        List.of(compare.random(random, t, -4, 4, 2, 2, 4, 5, 6), compare.random(random, t, -1.2f, 1.2f, 2, 3, 3, 4, 3)),
+                        List.of(gpu.random(random, t, -4, 4, 2, 2, 4, 5, 6), gpu.random(random, t, -1.2f, 1.2f, 2, 3, 3, 4, 3)),
                         mode.equals("nearest"));
             }
         }

@@ -2,17 +2,14 @@ package dev.javaep.cuda.kernel.tensor;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
-import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.GpuOrSkip;
-import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.Nvrtc;
 import dev.javaep.cuda.kernel.CudaSubgraphProgram;
-import dev.javaep.cuda.kernel.tensor.TypedRunContext.Data;
+import dev.javaep.cuda.kernel.DeviceRunContext.Data;
+import dev.javaep.cuda.kernel.DeviceRunContext;
+import dev.javaep.cuda.kernel.GpuTest;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Graph;
@@ -31,8 +28,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -43,34 +38,13 @@ import org.junit.jupiter.api.Test;
  * chain whose shape arithmetic runs on the host.
  */
 @Tag("gpu")
-class TensorKernelsGpuTest {
+class TensorKernelsGpuTest extends GpuTest {
     private static final List<ElementType> SIZES = List.of(ElementType.UINT8, ElementType.FLOAT16, ElementType.FLOAT,
             ElementType.INT64, ElementType.COMPLEX128);
 
-    private CudaDriver driver;
-    private CudaDevice device;
-    private long stream;
     private final Random random = new Random(42);
     private int checked;
 
-    @BeforeEach
-    void gpu() {
-        driver = GpuOrSkip.driver();
-        assumeTrue(Nvrtc.find().isPresent(), Nvrtc.absenceReason());
-        device = CudaDevice.open(driver, 0);
-        device.makeCurrent();
-        stream = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
-    }
-
-    @AfterEach
-    void release() {
-        if (device != null) {
-            device.makeCurrent();
-            driver.streamSynchronize(stream);
-            driver.streamDestroy(stream);
-            device.close();
-        }
-    }
 
     // ---- building nodes --------------------------------------------------------------------------
 
@@ -168,10 +142,10 @@ class TensorKernelsGpuTest {
                 outputs, Map.of());
         CudaSubgraphProgram program = CudaSubgraphProgram.compile(new Graph("g", List.of(node), List.of(), List.of()), fused,
                 device);
-        try (TypedRunContext c = new TypedRunContext(driver, stream, outputTypes, inputs.stream().map(In::data).toList())) {
+        try (DeviceRunContext c = new DeviceRunContext(driver, stream, outputTypes, inputs.stream().map(In::data).toList())) {
             program.compute(c);
             for (int i = 0; i < expected.size(); i++) {
-                Data actual = c.output(i);
+                Data actual = c.data(i);
                 assertArrayEquals(expected.get(i).shape(), actual.shape(), what + " output " + i + " shape");
                 assertArrayEquals(expected.get(i).bytes(), actual.bytes(), what + " output " + i);
             }
@@ -301,9 +275,9 @@ class TensorKernelsGpuTest {
         List<Data> data = new ArrayList<>(List.of(x, zero.data(), axes.data(), oneTwo.data(), minusOne.data(),
                 Data.longs(new long[] {0}, 1), Data.longs(new long[] {1}, 1), Data.longs(new long[] {4}, 1)));
         for (int run = 0; run < 3; run++) {
-            try (TypedRunContext c = new TypedRunContext(driver, stream, List.of(ElementType.FLOAT), data)) {
+            try (DeviceRunContext c = new DeviceRunContext(driver, stream, List.of(ElementType.FLOAT), data)) {
                 program.compute(c);
-                Data y = c.output(0);
+                Data y = c.data(0);
                 assertArrayEquals(new long[] {2, 5, 12}, y.shape());
                 float[] in = x.toFloats();
                 float[] out = y.toFloats();

@@ -1,6 +1,7 @@
 package dev.javaep.cpu.kernel.normalization;
 
 import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.FloatAccess;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ops.NormalizationOps.BatchNorm;

@@ -1,4 +1,4 @@
-package dev.javaep.cpu.kernel.normalization;
+package dev.javaep.cpu.kernel;
 
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
@@ -6,14 +6,16 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A float32 or float16 tensor's elements read and written as float: the normalisation kernels compute in float
- * (and double) whatever the storage, so float16 costs a conversion per element and no second kernel.
+ * A float32 or float16 tensor's elements read and written as float: the normalisation and sampling kernels
+ * compute in float (and double) whatever the storage, so float16 costs a conversion per element and no second
+ * kernel.
  */
-record FloatAccess(MemorySegment data, boolean half) {
+public record FloatAccess(MemorySegment data, boolean half) {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final ValueLayout.OfShort F16 = ValueLayout.JAVA_SHORT_UNALIGNED;
 
-    static FloatAccess of(String op, String role, Tensor tensor) {
+    /** {@code tensor}'s elements; {@code op} and {@code role} name it where it is of neither type. */
+    public static FloatAccess of(String op, String role, Tensor tensor) {
         return switch (tensor.elementType()) {
             case FLOAT -> new FloatAccess(tensor.data(), false);
             case FLOAT16 -> new FloatAccess(tensor.data(), true);
@@ -22,11 +24,11 @@ record FloatAccess(MemorySegment data, boolean half) {
         };
     }
 
-    float get(long i) {
+    public float get(long i) {
         return half ? Float.float16ToFloat(data.getAtIndex(F16, i)) : data.getAtIndex(F32, i);
     }
 
-    void set(long i, float value) {
+    public void set(long i, float value) {
         if (half) {
             data.setAtIndex(F16, i, Float.floatToFloat16(value));
         } else {
