@@ -39,6 +39,9 @@ import java.util.stream.Stream;
  *   javaep bench-cuda                   JavaCudaExecutionProvider benchmark tables (needs an NVIDIA GPU)
  *   javaep bench-espcn [--python PY] [--torch-script PATH]
  *                                       ESPCN x2 1080p on JavaCuda (direct vs cuDNN) vs PyTorch (needs an NVIDIA GPU)
+ *   javaep bench-networks DIR [--threads 1,N] [--only A,B]
+ *                                        JavaCpu (fallback disabled) vs ORT's CPU EP at equal intra-op thread counts
+ *                                        on the networks of DIR/models.tsv and a 16-activation chain
  *   javaep node-tests DIR [EP] [LIBRARY] [--ops A,B]
  *                                        run ONNX node tests (folders under DIR) on one EP, fallback disabled;
  *                                        --ops keeps the tests whose nodes are all of these op types
@@ -116,6 +119,19 @@ public final class JavaepCli {
                 }
                 yield 0;
             }
+            case "bench-networks" -> {
+                List<String> positional = new ArrayList<>(params);
+                List<String> threads = takeList(positional, "--threads");
+                List<String> only = takeList(positional, "--only");
+                if (positional.isEmpty()) {
+                    yield usage();
+                }
+                int all = Runtime.getRuntime().availableProcessors();
+                dev.javaep.cli.bench.NetworkBenchmark.run(defaultLibrary, Path.of(positional.getFirst()),
+                        threads.isEmpty() ? (all > 1 ? List.of(1, all) : List.of(1)) : threads.stream().map(Integer::parseInt).toList(),
+                        only);
+                yield 0;
+            }
             case "devices" -> devices(params.isEmpty() ? defaultLibrary : Path.of(params.getFirst()));
             case "node-tests" -> {
                 List<String> positional = new ArrayList<>(params);
@@ -186,11 +202,26 @@ public final class JavaepCli {
     }
 
     private static int usage() {
-        System.err.println("usage: javaep [demo [--out DIR] | bench | bench-cuda | bench-espcn | devices [LIBRARY]"
+        System.err.println("usage: javaep [demo [--out DIR] | bench | bench-cuda | bench-espcn"
+                + " | bench-networks DIR [--threads 1,N] [--only A,B] | devices [LIBRARY]"
                 + " | node-tests DIR [EP] [LIBRARY] [--ops A,B] | op-table DIR [EP] [LIBRARY] [--ops A,B]"
                 + " | compare MODEL [EP] [LIBRARY] | conformance [LIBRARY] [--ep NAME] [--node-tests DIR] [--report DIR]"
                 + " [--only GROUP,...] [--timeout S] ...]");
         return 2;
+    }
+
+    /** Removes "OPTION A,B" from {@code params}; its values, or an empty list when it is absent. */
+    private static List<String> takeList(List<String> params, String option) {
+        int at = params.indexOf(option);
+        if (at < 0) {
+            return List.of();
+        }
+        if (at + 1 >= params.size()) {
+            throw new UserError("javaep: " + option + " needs a comma-separated list");
+        }
+        List<String> values = Arrays.stream(params.get(at + 1).split(",")).map(String::strip).filter(v -> !v.isEmpty()).toList();
+        params.subList(at, at + 2).clear();
+        return values;
     }
 
     /** Removes "--ops A,B" from {@code params}; the op types named, or an empty set for every test. */

@@ -1,6 +1,7 @@
 package dev.javaep.cpu.kernel.elementwise;
 
 import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.FloatVectors;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
@@ -36,7 +37,13 @@ record ElementwiseUnary(UnaryFunction function, ElementType elementType) impleme
         MemorySegment in = x.data();
         MemorySegment out = outputs.get(0).data();
         long n = x.elementCount();
-        if (elementType == ElementType.FLOAT) {
+        if (elementType == ElementType.FLOAT && FloatVectors.AVAILABLE && in.isNative() && out.isNative()) {
+            FloatVectors.apply(switch (function) {
+                case RELU -> FloatVectors.Activation.RELU;
+                case SIGMOID -> FloatVectors.Activation.SIGMOID;
+                case TANH -> FloatVectors.Activation.TANH;
+            }, in, out, n);
+        } else if (elementType == ElementType.FLOAT) {
             switch (function) {
                 case RELU -> { for (long i = 0; i < n; i++) out.setAtIndex(F, i, Math.max(in.getAtIndex(F, i), 0f)); }
                 case SIGMOID -> { for (long i = 0; i < n; i++) out.setAtIndex(F, i, (float) UnaryFunction.sigmoid(in.getAtIndex(F, i))); }

@@ -1,6 +1,7 @@
 package dev.javaep.cpu.kernel.elementwise;
 
 import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.FloatVectors;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
@@ -41,7 +42,15 @@ record UnaryKernel(String opType, UnaryMath function, Activation parameters, Ele
         MemorySegment in = x.data();
         MemorySegment out = y.data();
         long count = x.elementCount();
-        if (Lanes.isFloat(elementType)) {
+        FloatVectors.Activation vectorised = elementType == ElementType.FLOAT && FloatVectors.AVAILABLE && in.isNative() && out.isNative() ? switch (function) {
+            case NEG -> FloatVectors.Activation.NEG;
+            case ABS -> FloatVectors.Activation.ABS;
+            case EXP -> FloatVectors.Activation.EXP;
+            default -> null;
+        } : null;
+        if (vectorised != null) {
+            FloatVectors.apply(vectorised, in, out, count); // float32 in float, without the double lane
+        } else if (Lanes.isFloat(elementType)) {
             double[] lane = new double[(int) Math.min(Lanes.CHUNK, count)];
             for (long c = 0; c < count; c += Lanes.CHUNK) {
                 int n = (int) Math.min(Lanes.CHUNK, count - c);

@@ -1,5 +1,6 @@
 package dev.javaep.cpu.kernel.matmul;
 
+import dev.javaep.cpu.kernel.FloatVectors;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -14,6 +15,10 @@ import java.lang.foreign.ValueLayout;
  * unit-stride over heap arrays, which the JIT vectorizes, and the block (128 KiB) stays in L2 for
  * all M rows.
  *
+ * <p>Where the JVM has the Vector API ({@link FloatVectors#AVAILABLE}) the four rows of A are packed (scaled by
+ * alpha) next to the block and {@link FloatVectors#fourRows} keeps a 4 × 2-vector tile of Y in registers across the
+ * block's depth instead: one load of B per four fused multiply-adds and no accumulator traffic through memory.
+ *
  * <p>An instance holds the scratch arrays for one {@code compute} call; it is not thread-safe. Public for the
  * convolution kernels ({@code cpu.kernel.conv}), which lower Conv and ConvTranspose to it.
  */
@@ -26,6 +31,8 @@ public final class FloatMatrixProduct {
 
     private final float[] block;
     private final float[][] acc;
+    /** Four rows of op(A) over one block's depth, interleaved ({@code [p*4 + r]}) and scaled, for the vector kernel. */
+    private final float[] panel;
 
     /** Scratch space for products with inner dimension {@code k} and {@code n} output columns. */
     public FloatMatrixProduct(long k, long n) {
@@ -33,6 +40,7 @@ public final class FloatMatrixProduct {
         int nb = (int) Math.min(n, BLOCK_N);
         this.block = new float[kb * nb];
         this.acc = new float[ROWS][nb];
+        this.panel = new float[ROWS * kb];
     }
 
     /**
@@ -52,6 +60,20 @@ public final class FloatMatrixProduct {
                 int kb = (int) Math.min(BLOCK_K, k - p0);
                 packB(b, bOffset, transB, k, n, p0, kb, j0, nb);
                 long i = 0;
+                if (FloatVectors.AVAILABLE) {
+                    for (; i + ROWS <= m; i += ROWS) {
+                        packA(a, aOffset + i * aRowStep + p0 * aColStep, aRowStep, aColStep, ROWS, kb, alpha);
+                        vectorFourRows(y, yOffset + i * n + j0, n, kb, nb);
+                    }
+                    for (; i < m; i++) {
+                        packA(a, aOffset + i * aRowStep + p0 * aColStep, aRowStep, aColStep, 1, kb, alpha);
+                        long yIndex = yOffset + i * n + j0;
+                        MemorySegment.copy(y, F, yIndex * Float.BYTES, acc[0], 0, nb);
+                        FloatVectors.oneRow(panel, block, kb, nb, acc[0]);
+                        MemorySegment.copy(acc[0], 0, y, F, yIndex * Float.BYTES, nb);
+                    }
+                    continue;
+                }
                 for (; i + ROWS <= m; i += ROWS) {
                     fourRows(a, aOffset + i * aRowStep + p0 * aColStep, aRowStep, aColStep, y, yOffset + i * n + j0, n, kb, nb, alpha);
                 }
@@ -108,6 +130,27 @@ public final class FloatMatrixProduct {
             }
         }
         MemorySegment.copy(c0, 0, y, F, yIndex * Float.BYTES, nb);
+    }
+
+    /** Four rows of Y through {@link FloatVectors#fourRows}, via the accumulator arrays. */
+    private void vectorFourRows(MemorySegment y, long yIndex, long n, int kb, int nb) {
+        for (int r = 0; r < ROWS; r++) {
+            MemorySegment.copy(y, F, (yIndex + r * n) * Float.BYTES, acc[r], 0, nb);
+        }
+        FloatVectors.fourRows(panel, block, kb, nb, acc[0], acc[1], acc[2], acc[3]);
+        for (int r = 0; r < ROWS; r++) {
+            MemorySegment.copy(acc[r], 0, y, F, (yIndex + r * n) * Float.BYTES, nb);
+        }
+    }
+
+    /** {@code panel[p*rows + r] = alpha * op(A)[i + r, p0 + p]} for {@code r < rows}, {@code p < kb} (aIndex is (i, p0)). */
+    private void packA(MemorySegment a, long aIndex, long aRowStep, long aColStep, int rows, int kb, float alpha) {
+        for (int r = 0; r < rows; r++) {
+            long at = aIndex + r * aRowStep;
+            for (int p = 0; p < kb; p++, at += aColStep) {
+                panel[p * rows + r] = alpha * a.getAtIndex(F, at);
+            }
+        }
     }
 
     /** Copies op(B)[p0..p0+kb, j0..j0+nb] into {@link #block}, row-major with row length nb. */
