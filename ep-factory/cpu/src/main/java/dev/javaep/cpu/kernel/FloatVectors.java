@@ -12,14 +12,10 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>The module is an incubator module, so a JVM resolves it only when started with
  * {@code --add-modules jdk.incubator.vector} (bin/javaep, javaep.properties' jvm.options and the test JVMs pass it).
- * Callers test {@link #AVAILABLE} first and run their scalar loop when it is false: this class is then never
+ * Callers test {@link VectorSupport#AVAILABLE} first and run their scalar loop when it is false: this class is then never
  * loaded, so a JVM without the module still runs every kernel.
  */
 public final class FloatVectors {
-    /** Whether this JVM has resolved {@code jdk.incubator.vector}; read before touching this class's methods. */
-    public static final boolean AVAILABLE = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
-            && !Boolean.getBoolean("javaep.cpu.scalar");
-
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();

@@ -130,6 +130,17 @@ class WritingAnEpIT {
     }
 
     @Test
+    @DisplayName("javaep conformance: the template passes the kit's registration, GetCapability, correctness and bad-input checks")
+    void conformanceReportPasses() {
+        Matcher m = Pattern.compile(EP + " on ONNX Runtime [^:]+: (\\d+) checks: (\\d+) passed, (\\d+) failed, (\\d+) crashed")
+                .matcher(walkthrough.stdout());
+        assertTrue(m.find(), walkthrough::describe);
+        assertEquals(0, Integer.parseInt(m.group(3)), walkthrough::describe);
+        assertEquals(0, Integer.parseInt(m.group(4)), walkthrough::describe);
+        assertTrue(Integer.parseInt(m.group(2)) >= 10, walkthrough::describe);
+    }
+
+    @Test
     @DisplayName("the C host runs test_add on the built jar, in a JVM libjavaep boots from JAVAEP_CLASSPATH")
     void cHostRunsTheJar() throws Exception {
         Path jar = exampleJar();
@@ -191,7 +202,7 @@ class WritingAnEpIT {
         while (m.find()) {
             blocks.add(m.group(1));
         }
-        assertTrue(blocks.size() >= 3, "the walkthrough should have its build, run and conformance blocks: " + blocks);
+        assertTrue(blocks.size() >= 4, "the walkthrough should have its build, run and conformance blocks: " + blocks);
         return blocks;
     }
 

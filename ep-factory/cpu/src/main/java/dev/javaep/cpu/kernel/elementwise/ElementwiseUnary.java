@@ -2,6 +2,7 @@ package dev.javaep.cpu.kernel.elementwise;
 
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.FloatVectors;
+import dev.javaep.cpu.kernel.VectorSupport;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
@@ -37,7 +38,7 @@ record ElementwiseUnary(UnaryFunction function, ElementType elementType) impleme
         MemorySegment in = x.data();
         MemorySegment out = outputs.get(0).data();
         long n = x.elementCount();
-        if (elementType == ElementType.FLOAT && FloatVectors.AVAILABLE && in.isNative() && out.isNative()) {
+        if (elementType == ElementType.FLOAT && VectorSupport.AVAILABLE && in.isNative() && out.isNative()) {
             FloatVectors.apply(switch (function) {
                 case RELU -> FloatVectors.Activation.RELU;
                 case SIGMOID -> FloatVectors.Activation.SIGMOID;

@@ -2,6 +2,7 @@ package dev.javaep.cpu.kernel.elementwise;
 
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.FloatVectors;
+import dev.javaep.cpu.kernel.VectorSupport;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
@@ -42,7 +43,7 @@ record UnaryKernel(String opType, UnaryMath function, Activation parameters, Ele
         MemorySegment in = x.data();
         MemorySegment out = y.data();
         long count = x.elementCount();
-        FloatVectors.Activation vectorised = elementType == ElementType.FLOAT && FloatVectors.AVAILABLE && in.isNative() && out.isNative() ? switch (function) {
+        FloatVectors.Activation vectorised = elementType == ElementType.FLOAT && VectorSupport.AVAILABLE && in.isNative() && out.isNative() ? switch (function) {
             case NEG -> FloatVectors.Activation.NEG;
             case ABS -> FloatVectors.Activation.ABS;
             case EXP -> FloatVectors.Activation.EXP;

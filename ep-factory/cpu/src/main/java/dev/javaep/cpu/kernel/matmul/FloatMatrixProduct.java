@@ -1,6 +1,7 @@
 package dev.javaep.cpu.kernel.matmul;
 
 import dev.javaep.cpu.kernel.FloatVectors;
+import dev.javaep.cpu.kernel.VectorSupport;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -15,7 +16,7 @@ import java.lang.foreign.ValueLayout;
  * unit-stride over heap arrays, which the JIT vectorizes, and the block (128 KiB) stays in L2 for
  * all M rows.
  *
- * <p>Where the JVM has the Vector API ({@link FloatVectors#AVAILABLE}) the four rows of A are packed (scaled by
+ * <p>Where the JVM has the Vector API ({@link VectorSupport#AVAILABLE}) the four rows of A are packed (scaled by
  * alpha) next to the block and {@link FloatVectors#fourRows} keeps a 4 × 2-vector tile of Y in registers across the
  * block's depth instead: one load of B per four fused multiply-adds and no accumulator traffic through memory.
  *
@@ -60,7 +61,7 @@ public final class FloatMatrixProduct {
                 int kb = (int) Math.min(BLOCK_K, k - p0);
                 packB(b, bOffset, transB, k, n, p0, kb, j0, nb);
                 long i = 0;
-                if (FloatVectors.AVAILABLE) {
+                if (VectorSupport.AVAILABLE) {
                     for (; i + ROWS <= m; i += ROWS) {
                         packA(a, aOffset + i * aRowStep + p0 * aColStep, aRowStep, aColStep, ROWS, kb, alpha);
                         vectorFourRows(y, yOffset + i * n + j0, n, kb, nb);
