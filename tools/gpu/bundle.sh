@@ -51,7 +51,7 @@ rm -f "$OUT_DIR/deps/onnxruntime.jar"
 fetch_vulkan_debs
 
 rm -rf "$STAGE" && mkdir -p "$STAGE"/{lib,test-classes,node-tests,debs}
-"$JDK/bin/jlink" --add-modules java.base,java.logging,java.management,java.xml,jdk.unsupported \
+"$JDK/bin/jlink" --add-modules java.base,java.logging,java.management,java.xml,jdk.unsupported,jdk.management,jdk.incubator.vector \
   --strip-debug --no-man-pages --no-header-files --compress=zip-9 --output "$STAGE/jdk"
 # libjvm.so's native symbols are most of the bundle's JDK; the carried tree has a 64 MiB limit
 command -v strip >/dev/null && strip --strip-unneeded "$STAGE"/jdk/lib/server/libjvm.so

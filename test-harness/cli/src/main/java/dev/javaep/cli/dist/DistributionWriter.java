@@ -33,9 +33,10 @@ public final class DistributionWriter {
                 # Jars with javaep and any EP factories (META-INF/services/dev.javaep.spi.ExecutionProviderFactory),
                 # separated by '%s'; relative entries resolve against this folder:
                 class.path=%s
-                # Extra JVM options, separated by spaces (jdk.incubator.vector: JavaCpu's vector loops; without it
-                # JavaCpu runs its scalar loops, and with it the JVM prints one incubator-module warning at start):
-                jvm.options=--add-modules=jdk.incubator.vector
+                # Extra JVM options, separated by spaces. ALL-SYSTEM resolves jdk.incubator.vector where the runtime has
+                # it (JavaCpu's vector loops; the JVM then prints one incubator-module warning at start) and never fails
+                # where it does not (JavaCpu runs its scalar loops): naming the module would stop such a JVM booting.
+                jvm.options=--add-modules=ALL-SYSTEM
                 """.formatted(javaHome.replace("\\", "\\\\"), java.io.File.pathSeparator,
                 String.join(java.io.File.pathSeparator, EP_CLASS_PATH));
         Files.writeString(dist.resolve("javaep.properties"), properties);
@@ -56,7 +57,7 @@ public final class DistributionWriter {
                   "") echo "javaep: no java.home in $here/javaep.properties: set JAVAEP_JAVA_HOME to a JDK 25 home" >&2; exit 2 ;;
                   *) [ -n "${JAVAEP_JAVA_HOME:-}" ] || java_home="$here/$java_home" ;;
                 esac
-                exec "$java_home/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m --add-modules=jdk.incubator.vector \\
+                exec "$java_home/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m --add-modules=ALL-SYSTEM \\
                   -cp "$here/lib/*${JAVAEP_CLASSPATH:+:$JAVAEP_CLASSPATH}" \\
                   dev.javaep.cli.JavaepCli --dist "$here" "$@"
                 """);
