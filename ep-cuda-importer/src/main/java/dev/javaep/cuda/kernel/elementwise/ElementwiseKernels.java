@@ -49,8 +49,9 @@ public final class ElementwiseKernels {
         add(rows, ElementwiseOps.DIV, NUMBERS, node -> arithmetic(node, BinaryOp.DIV));
         add(rows, ElementwiseOps.POW, Set.of(F16, F32, ElementType.INT32, ElementType.INT64), ElementwiseKernels::compiled);
         add(rows, ElementwiseOps.MOD, NUMBERS, ElementwiseKernels::compiled);
-        add(rows, ElementwiseOps.MIN, NUMBERS, ElementwiseKernels::compiled);
-        add(rows, ElementwiseOps.MAX, NUMBERS, ElementwiseKernels::compiled);
+        // double: computed in double (NaN propagates, as numpy's minimum/maximum and ORT's CPU EP)
+        add(rows, ElementwiseOps.MIN, OnnxTypes.union(NUMBERS, Set.of(ElementType.DOUBLE)), ElementwiseKernels::compiled);
+        add(rows, ElementwiseOps.MAX, OnnxTypes.union(NUMBERS, Set.of(ElementType.DOUBLE)), ElementwiseKernels::compiled);
         add(rows, ElementwiseOps.SUM, FLOATS, ElementwiseKernels::compiled);
         add(rows, ElementwiseOps.MEAN, FLOATS, ElementwiseKernels::compiled);
         add(rows, ElementwiseOps.CLIP, NUMBERS, ElementwiseKernels::compiled);

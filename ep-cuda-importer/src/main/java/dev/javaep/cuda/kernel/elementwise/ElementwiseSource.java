@@ -89,6 +89,8 @@ final class ElementwiseSource {
             // Min/Max: NaN wins, as in Java's Math.min/max and ONNX Runtime's CPU kernels.
             __device__ __forceinline__ float vmin(float a, float b) { return a != a ? a : (b != b ? b : fminf(a, b)); }
             __device__ __forceinline__ float vmax(float a, float b) { return a != a ? a : (b != b ? b : fmaxf(a, b)); }
+            __device__ __forceinline__ double vmin(double a, double b) { return a != a ? a : (b != b ? b : fmin(a, b)); }
+            __device__ __forceinline__ double vmax(double a, double b) { return a != a ? a : (b != b ? b : fmax(a, b)); }
             template <typename T> __device__ __forceinline__ T vmin(T a, T b) { return a < b ? a : b; }
             template <typename T> __device__ __forceinline__ T vmax(T a, T b) { return a > b ? a : b; }
             // Clip: min then max, so a min above max gives max; NaN compares false and stays.
