@@ -34,7 +34,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class RunAllocationIT {
     private static final String REGISTRATION = "javaep-run-allocation";
-    private static final long BOUND_BYTES = 16;
+    /**
+     * Allowed above ORT CPU's own allocation per Run. Not zero: in one CI run on ORT 1.24.2 (a loaded machine) JavaCpu
+     * measured +48 B/Run in every batch, about one tensor record (the bridge builds one when ORT hands it an
+     * {@code OrtValue} it did not see on the previous Run); the other nine version runs measured +0. The path this
+     * guards against cost 1.9 KB per Run.
+     */
+    private static final long BOUND_BYTES = 64;
     private static final int BATCH_RUNS = 10_000;
     private static final int MAX_BATCHES = 40;
     private static final long LENGTH = 16;
