@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.javaep.cuda.driver.NativeLibraryFinder;
 import dev.javaep.spi.EpLog;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

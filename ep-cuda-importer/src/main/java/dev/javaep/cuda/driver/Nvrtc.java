@@ -12,8 +12,6 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +23,7 @@ import java.util.Optional;
  * CUDA C and compiled here on first use.
  *
  * <p>NVRTC ships with the CUDA toolkit and with PyTorch's wheels (not with the driver), so it is found at
- * run time: {@code -Djavaep.cuda.nvrtc=PATH} or {@code JAVAEP_NVRTC}, then {@code libnvrtc.so.13}/{@code .12}
+ * run time ({@link NativeLibraryFinder}, as cuDNN): {@code -Djavaep.cuda.nvrtc=PATH} or {@code JAVAEP_NVRTC}, then {@code libnvrtc.so.13}/{@code .12}
  * by name, then {@code $CUDA_HOME/lib64}, {@code /usr/local/cuda/lib64}. Absent, {@link #find} is empty
  * and the kernels that need it are declined with a message saying what to install.
  */
@@ -98,38 +96,24 @@ public final class Nvrtc {
     }
 
     private static Optional<Nvrtc> load() {
-        List<String> tried = new ArrayList<>();
-        List<Object> candidates = new ArrayList<>();
-        String configured = System.getProperty("javaep.cuda.nvrtc", System.getenv("JAVAEP_NVRTC"));
-        if (configured != null && !configured.isBlank()) {
-            candidates.add(Path.of(configured));
+        NativeLibraryFinder.Outcome<Nvrtc> outcome = NativeLibraryFinder.find("javaep.cuda.nvrtc", "JAVAEP_NVRTC",
+                Platform.WINDOWS ? WINDOWS_NAMES : LINUX_NAMES, NativeLibraryFinder.cudaFolders(), List.of(),
+                (lookup, description) -> {
+                    try {
+                        return new Nvrtc(lookup, description);
+                    } catch (RuntimeException | Error e) {
+                        throw e;
+                    } catch (Throwable t) {
+                        throw new IllegalStateException(t);
+                    }
+                });
+        if (outcome.library() != null) {
+            Nvrtc nvrtc = outcome.library();
+            EpLog.info("javaep: JavaCuda compiles its CUDA C kernels with NVRTC " + nvrtc.major + "." + nvrtc.minor
+                    + " (" + nvrtc.description + ")");
+            return Optional.of(nvrtc);
         }
-        candidates.addAll(Platform.WINDOWS ? WINDOWS_NAMES : LINUX_NAMES);
-        if (!Platform.WINDOWS) {
-            String cudaHome = System.getenv("CUDA_HOME");
-            for (String dir : cudaHome == null ? List.of("/usr/local/cuda/lib64")
-                    : List.of(cudaHome + "/lib64", "/usr/local/cuda/lib64")) {
-                for (String name : LINUX_NAMES) {
-                    candidates.add(Path.of(dir, name));
-                }
-            }
-        }
-        for (Object candidate : candidates) {
-            if (candidate instanceof Path path && !Files.exists(path)) {
-                continue;
-            }
-            tried.add(candidate.toString());
-            try {
-                SymbolLookup lookup = candidate instanceof Path path ? SymbolLookup.libraryLookup(path, Arena.global())
-                        : SymbolLookup.libraryLookup((String) candidate, Arena.global());
-                Nvrtc nvrtc = new Nvrtc(lookup, candidate.toString());
-                EpLog.info("javaep: JavaCuda compiles its CUDA C kernels with NVRTC " + nvrtc.major + "." + nvrtc.minor
-                        + " (" + nvrtc.description + ")");
-                return Optional.of(nvrtc);
-            } catch (Throwable e) {
-                // not this one: try the next
-            }
-        }
+        List<String> tried = outcome.tried();
         absence = "NVRTC (CUDA's run-time compiler) was not found (tried " + tried + "); install the CUDA toolkit's"
                 + " libnvrtc (package cuda-nvrtc, or pip nvidia-cuda-nvrtc) or point -Djavaep.cuda.nvrtc / JAVAEP_NVRTC"
                 + " at libnvrtc.so";

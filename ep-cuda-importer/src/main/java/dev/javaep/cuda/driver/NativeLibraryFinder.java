@@ -1,4 +1,4 @@
-package dev.javaep.cuda.dnn;
+package dev.javaep.cuda.driver;
 
 import dev.javaep.ort.Platform;
 import java.lang.foreign.Arena;
@@ -10,17 +10,17 @@ import java.util.List;
 import java.util.function.BiFunction;
 
 /**
- * Finds one of NVIDIA's optional libraries: the path a system property or environment variable names, then the
+ * Finds one of NVIDIA's optional libraries (NVRTC, cuDNN): the path a system property or environment variable names, then the
  * sonames through the dynamic loader's own search, then the sonames in well-known folders. The first that loads and
  * binds wins; what was tried is kept for the message that says it is absent.
  */
-final class NativeLibraryFinder {
+public final class NativeLibraryFinder {
     private NativeLibraryFinder() {}
 
     /** What {@link #find} found: the bound library and what was loaded, or nothing and what was tried. */
-    record Outcome<T>(T library, String description, List<String> tried) {}
+    public record Outcome<T>(T library, String description, List<String> tried) {}
 
-    static <T> Outcome<T> find(String property, String environment, List<String> names, List<String> folders,
+    public static <T> Outcome<T> find(String property, String environment, List<String> names, List<String> folders,
                                List<Path> preload, BiFunction<SymbolLookup, String, T> bind) {
         List<Object> candidates = new ArrayList<>();
         String configured = System.getProperty(property, System.getenv(environment));
@@ -63,7 +63,7 @@ final class NativeLibraryFinder {
     }
 
     /** The CUDA toolkit's library folders: $CUDA_HOME, /usr/local/cuda, the distribution's multiarch folder. */
-    static List<String> cudaFolders(String... extra) {
+    public static List<String> cudaFolders(String... extra) {
         List<String> folders = new ArrayList<>();
         String cudaHome = System.getenv("CUDA_HOME");
         if (cudaHome != null && !cudaHome.isBlank()) {
