@@ -20,25 +20,16 @@ public final class SamplingKernels {
     private SamplingKernels() {}
 
     public static List<KernelTable.Row<CudaKernelFactory>> rows() {
-        return List.of(
-                resize(SamplingOps.RESIZE_10, "T", -1, 1, -1),
-                resize(SamplingOps.RESIZE_11, "T1", 1, 2, 3),
-                resize(SamplingOps.RESIZE_13, "T1", 1, 2, 3),
-                resize(SamplingOps.RESIZE_18, "T1", 1, 2, 3),
-                resize(SamplingOps.RESIZE_19, "T1", 1, 2, 3),
-                resize(SamplingOps.UPSAMPLE_7, "T", -1, -1, -1),
-                resize(SamplingOps.UPSAMPLE_9, "T", -1, 1, -1),
-                gridSample(SamplingOps.GRID_SAMPLE_16),
-                gridSample(SamplingOps.GRID_SAMPLE_20),
-                gridSample(SamplingOps.GRID_SAMPLE_22));
+        return SamplingOps.SCHEMAS.stream().map(schema -> schema.opType().equals("GridSample") ? gridSample(schema)
+                : resize(schema, SamplingOps.ResizeInputs.of(schema))).toList();
     }
 
-    private static KernelTable.Row<CudaKernelFactory> resize(OpSchema schema, String type, int roi, int scales, int sizes) {
-        return new KernelTable.Row<>(schema, type, TYPES, node -> {
+    private static KernelTable.Row<CudaKernelFactory> resize(OpSchema schema, SamplingOps.ResizeInputs at) {
+        return new KernelTable.Row<>(schema, at.dataType(), TYPES, node -> {
             requireNvrtc(schema);
             requireRank(node, ResizeNode.MAX_RANK);
             ResizeAttributes attributes = ResizeAttributes.of(node);
-            return device -> new ResizeNode(device, schema.describe(), attributes, roi, scales, sizes);
+            return device -> new ResizeNode(device, schema.describe(), attributes, at.roi(), at.scales(), at.sizes());
         });
     }
 

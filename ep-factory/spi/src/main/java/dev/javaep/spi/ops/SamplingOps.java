@@ -84,6 +84,19 @@ public final class SamplingOps {
     public static final OpSchema GRID_SAMPLE_22 = new OpSchema("", "GridSample", 22, 22, 2, List.of("T1", "T2"),
             List.of("T1"), GRID_SAMPLE_ATTRIBUTES, Map.of("T1", ALL_TENSOR_TYPES_IR4, "T2", OnnxTypes.FLOATS));
 
+    /**
+     * Where a Resize or Upsample version keeps its inputs, read from its schema: the data's type parameter, and the
+     * input positions of roi, scales and sizes ({@code -1} where that version has none: Upsample 7 takes scales as
+     * an attribute, Resize 10 has no roi or sizes).
+     */
+    public record ResizeInputs(String dataType, int roi, int scales, int sizes) {
+        public static ResizeInputs of(OpSchema schema) {
+            List<String> inputs = schema.inputs();
+            return new ResizeInputs(inputs.getFirst(), inputs.indexOf("T2"), inputs.indexOf("scales"),
+                    inputs.indexOf("sizes"));
+        }
+    }
+
     /** Every schema of this family, for the op index ({@link OnnxOps#all}). */
     public static final List<OpSchema> SCHEMAS = List.of(RESIZE_10, RESIZE_11, RESIZE_13, RESIZE_18, RESIZE_19,
             UPSAMPLE_7, UPSAMPLE_9, GRID_SAMPLE_16, GRID_SAMPLE_20, GRID_SAMPLE_22);

@@ -18,19 +18,8 @@ public final class NormalizationKernels {
     private NormalizationKernels() {}
 
     public static List<KernelTable.Row<CpuKernel>> rows() {
-        return List.of(
-                batchNorm(NormalizationOps.BATCH_NORMALIZATION_1),
-                batchNorm(NormalizationOps.BATCH_NORMALIZATION_6),
-                batchNorm(NormalizationOps.BATCH_NORMALIZATION_7),
-                batchNorm(NormalizationOps.BATCH_NORMALIZATION_9),
-                batchNorm(NormalizationOps.BATCH_NORMALIZATION_14),
-                batchNorm(NormalizationOps.BATCH_NORMALIZATION_15),
-                rowNorm(NormalizationOps.INSTANCE_NORMALIZATION_1),
-                rowNorm(NormalizationOps.INSTANCE_NORMALIZATION_6),
-                rowNorm(NormalizationOps.INSTANCE_NORMALIZATION_22),
-                rowNorm(NormalizationOps.LAYER_NORMALIZATION_17),
-                rowNorm(NormalizationOps.GROUP_NORMALIZATION_18),
-                rowNorm(NormalizationOps.GROUP_NORMALIZATION_21));
+        return NormalizationOps.SCHEMAS.stream().map(schema -> schema.opType().equals("BatchNormalization")
+                ? batchNorm(schema) : rowNorm(schema)).toList();
     }
 
     private static KernelTable.Row<CpuKernel> batchNorm(OpSchema schema) {

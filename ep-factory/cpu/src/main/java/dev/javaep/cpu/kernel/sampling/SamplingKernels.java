@@ -27,28 +27,19 @@ public final class SamplingKernels {
     private SamplingKernels() {}
 
     public static List<KernelTable.Row<CpuKernel>> rows() {
-        return List.of(
-                resize(SamplingOps.RESIZE_10, "T", -1, 1, -1),
-                resize(SamplingOps.RESIZE_11, "T1", 1, 2, 3),
-                resize(SamplingOps.RESIZE_13, "T1", 1, 2, 3),
-                resize(SamplingOps.RESIZE_18, "T1", 1, 2, 3),
-                resize(SamplingOps.RESIZE_19, "T1", 1, 2, 3),
-                resize(SamplingOps.UPSAMPLE_7, "T", -1, -1, -1),
-                resize(SamplingOps.UPSAMPLE_9, "T", -1, 1, -1),
-                gridSample(SamplingOps.GRID_SAMPLE_16),
-                gridSample(SamplingOps.GRID_SAMPLE_20),
-                gridSample(SamplingOps.GRID_SAMPLE_22));
+        return SamplingOps.SCHEMAS.stream().map(schema -> schema.opType().equals("GridSample") ? gridSample(schema)
+                : resize(schema, SamplingOps.ResizeInputs.of(schema))).toList();
     }
 
-    private static KernelTable.Row<CpuKernel> resize(OpSchema schema, String type, int roi, int scales, int sizes) {
-        return new KernelTable.Row<>(schema, type, RESIZE_TYPES, node -> {
+    private static KernelTable.Row<CpuKernel> resize(OpSchema schema, SamplingOps.ResizeInputs at) {
+        return new KernelTable.Row<>(schema, at.dataType(), RESIZE_TYPES, node -> {
             ResizeAttributes attributes = ResizeAttributes.of(node);
-            ElementType x = schema.typeOf(node, type);
+            ElementType x = schema.typeOf(node, at.dataType());
             if (RESIZE_INTEGERS.contains(x) && attributes.mode() != SamplingOps.Interpolation.NEAREST) {
                 throw new UnsupportedOperationException(schema.describe() + ": mode " + attributes.mode()
                         + " on " + x + " is not implemented (its rounding is ONNX Runtime's, by layout); nearest is");
             }
-            return new ResizeKernel(schema.describe(), attributes, roi, scales, sizes);
+            return new ResizeKernel(schema.describe(), attributes, at.roi(), at.scales(), at.sizes());
         });
     }
 
