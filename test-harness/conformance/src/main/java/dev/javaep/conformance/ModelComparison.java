@@ -93,11 +93,10 @@ public final class ModelComparison {
         return byName;
     }
 
-    /** Seeded random values for every graph input that is not an initializer. */
-    static Map<String, TensorData> randomInputs(OnnxModel model) {
-        return randomInputs(model, Map.of());
-    }
-
+    /**
+     * Seeded random values for every graph input that is not an initializer, of the shape {@code inputShapes} names
+     * for it, else its declared shape with symbolic dimensions as {@value #SYMBOLIC_DIM}.
+     */
     public static Map<String, TensorData> randomInputs(OnnxModel model, Map<String, long[]> inputShapes) {
         Set<String> initializers = model.graph().initializers().stream().map(OnnxTensorData::name)
                 .collect(Collectors.toSet());
