@@ -359,6 +359,153 @@ def wrap(text, width=116):
     return "\n * ".join(out)
 
 
+# ---- the C header of the C gallery EPs ------------------------------------------------------------------------
+#
+# test-harness/integration-tests/src/test/c/gallery/ort_plugin_abi.h declares, from the same tables, what a plugin EP
+# written in C needs: the slot index and function-pointer type of each OrtApi / OrtEpApi function it calls (the
+# C_USED lists), and every callback struct whose members follow its version field as a real C struct, each member's
+# offset and the struct's size checked by _Static_assert against the table. CPluginAbiHeaderTest (integration-tests)
+# fails when the header is out of date with its tables.
+
+C_HEADER = ROOT / "test-harness/integration-tests/src/test/c/gallery/ort_plugin_abi.h"
+
+ORTAPI_C_USED = """
+CreateStatus GetErrorMessage ReleaseStatus GetEpApi HardwareDevice_Type Graph_GetNumNodes Graph_GetNodes
+Node_GetOperatorType Node_GetDomain Node_GetNumInputs Node_GetInputs Node_GetNumOutputs GetValueInfoTypeInfo
+GetOnnxTypeFromTypeInfo CastTypeInfoToTensorInfo GetTensorElementType KernelContext_GetInputCount
+KernelContext_GetOutputCount KernelContext_GetInput KernelContext_GetOutput GetTensorElementTypeAndShapeDataReference
+GetTensorData GetTensorMutableData CreateMemoryInfo_V2 ReleaseMemoryInfo
+""".split()
+
+EPAPI_C_USED = """
+CreateEpDevice EpGraphSupportInfo_AddNodesToFuse EpDevice_AddAllocatorInfo
+""".split()
+
+# ORT's entry struct and the library's two entry points: fixed since API 1 and API 22, not slots of a table.
+C_ENTRY_POINTS = """/* ORT's entry struct (onnxruntime_c_api.h): the same in every release. */
+struct OrtApiBase {
+  const void* (ORT_API_CALL *GetApi)(uint32_t version);
+  const char* (ORT_API_CALL *GetVersionString)(void);
+};
+
+/* What a plugin EP library exports (onnxruntime_ep_c_api.h, API 22). */
+OrtStatus* CreateEpFactories(const char* registration_name, const OrtApiBase* ort_api_base,
+                             const OrtLogger* default_logger, OrtEpFactory** factories, size_t max_factories,
+                             size_t* num_factories);
+OrtStatus* ReleaseEpFactory(OrtEpFactory* factory);
+"""
+
+# The field before a struct's first function pointer (the table lists function pointers only).
+C_VERSION_FIELDS = {"OrtAllocator": ["uint32_t version;"],
+                    "OrtKernelImpl": ["uint32_t ort_version_supported;", "uint32_t flags; /* ORT's; leave 0 */"]}
+
+
+def c_signature(sig, name, declarator):
+    """A table signature 'ret name(params)' with name replaced by declarator, enum keywords dropped (the enums are
+    int typedefs here)."""
+    m = re.match(r"^(.*?)\s*\b" + re.escape(name) + r"\((.*)\)$", sig)
+    if not m:
+        raise SystemExit(f"cannot read the signature of {name}: '{sig}'")
+    ret, params = m.group(1).replace("enum ", ""), m.group(2).replace("enum ", "")
+    return f"{ret} ({declarator})({params or 'void'})"
+
+
+def c_slots(tsv, used, versions, prefix):
+    rows = {}
+    for line in (ROOT / tsv).read_text().splitlines():
+        idx, name, sig = line.split("\t")
+        rows[name] = (int(idx), sig)
+    missing = [n for n in used if n not in rows]
+    if missing:
+        raise SystemExit(f"not in {tsv}: {missing}")
+    out = []
+    for name in sorted(used, key=lambda n: rows[n][0]):
+        idx, sig = rows[name]
+        out.append(f"/* {sig} */\n#define {prefix}_SLOT_{name} {idx} /* since API {since(idx, versions)} */\n"
+                   f"typedef {c_signature(sig, name, f'ORT_API_CALL *{prefix}_{name}_fn')};")
+    return out, [rows[n][1] for n in used]
+
+
+def generate_c_header():
+    api_lines, api_sigs = c_slots("docs/reference/ortapi-slots.tsv", ORTAPI_C_USED, ORTAPI_VERSIONS, "OrtApi")
+    ep_lines, ep_sigs = c_slots("docs/reference/ortepapi-slots.tsv", EPAPI_C_USED, EPAPI_VERSIONS, "OrtEpApi")
+    structs, struct_sigs, skipped = [], [], []
+    for struct, members in struct_rows().items():
+        if members[0][1] != 8:
+            skipped.append(struct)  # data fields of its own before the first function pointer: not in the table
+            continue
+        fields = [f"  {f}" for f in C_VERSION_FIELDS.get(struct, ["uint32_t ort_version_supported;"])]
+        asserts = []
+        for name, offset, since_version, sig in members:
+            fields.append(f"  /* since API {since_version} */\n  {c_signature(sig, name, f'ORT_API_CALL *{name}')};")
+            asserts.append(f"_Static_assert(offsetof({struct}, {name}) == {offset}, \"{struct}.{name} at byte {offset}\");")
+            struct_sigs.append(sig)
+        size = members[-1][1] + 8
+        asserts.append(f"_Static_assert(sizeof({struct}) == {size}, \"sizeof({struct}) at API 30\");")
+        structs.append(f"struct {struct} {{\n" + "\n".join(fields) + "\n};\n" + "\n".join(asserts))
+    defined = set(struct_rows()) - set(skipped) | {"OrtApiBase"}
+    opaque = set()
+    for sig in api_sigs + ep_sigs + struct_sigs + [C_ENTRY_POINTS]:
+        opaque.update(re.findall(r"\b((?:Ort|ONNX)\w+)\b", sig))
+    enums = sorted(e for e in ENUMS if e in opaque)
+    opaque = sorted(opaque - ENUMS - defined - {"OrtApi", "OrtEpApi"} - {n for n in opaque if n.startswith("ORT_")}
+                    - {"CreateEpFactories", "ReleaseEpFactory"})
+    fn_typedefs = [t for t in opaque if t.endswith("Fn") or t.endswith("Func")]
+    if fn_typedefs:
+        raise SystemExit(f"function-pointer typedefs the C header cannot declare: {fn_typedefs}")
+    nl = "\n"
+    src = f"""/*
+ * ONNX Runtime's plugin-EP ABI as a plugin EP written in C needs it: the OrtApi / OrtEpApi slots the C gallery EPs
+ * call (index, since-version, function-pointer type) and the callback structs the EP fills, with each member's
+ * offset checked at compile time.
+ *
+ * GENERATED by tools/gen_slots.py from the tables in docs/reference/; do not edit by hand.
+ */
+#ifndef JAVAEP_ORT_PLUGIN_ABI_H
+#define JAVAEP_ORT_PLUGIN_ABI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef _WIN32
+#define ORT_API_CALL __stdcall
+#else
+#define ORT_API_CALL
+#endif
+
+/* ORT's C enums are int-sized: declared as int, their values where the code uses them. */
+{nl.join(f"typedef int {e};" for e in enums)}
+
+/* Opaque to the EP. */
+typedef struct OrtApi OrtApi;
+typedef struct OrtEpApi OrtEpApi;
+{nl.join(f"typedef struct {t} {t};" for t in opaque)}
+
+/* The structs declared here. */
+{nl.join(f"typedef struct {t} {t};" for t in sorted(defined))}
+
+{C_ENTRY_POINTS}
+/* A function of a table: ORT_FN(api, OrtApi, CreateStatus)(code, message). */
+#define ORT_FN(table, Table, name) ((Table##_##name##_fn)((void* const*)(const void*)(table))[Table##_SLOT_##name])
+
+/* ---- OrtApi (onnxruntime_c_api.h) ---- */
+
+{(nl + nl).join(api_lines)}
+
+/* ---- OrtEpApi (onnxruntime_ep_c_api.h) ---- */
+
+{(nl + nl).join(ep_lines)}
+
+/* ---- the callback structs (not here: {", ".join(skipped)}, whose data fields the table does not list) ---- */
+
+{(nl + nl).join(structs)}
+
+#endif
+"""
+    C_HEADER.write_text(src)
+
+
 generate("docs/reference/ortapi-slots.tsv", ORTAPI_USED, ORTAPI_VERSIONS, "OrtApiSlot", "OrtApi",
          "The slots of {@code struct OrtApi} (onnxruntime_c_api.h) that javaep calls.")
 generate("docs/reference/ortepapi-slots.tsv", EPAPI_USED, EPAPI_VERSIONS, "OrtEpApiSlot", "OrtEpApi",
@@ -366,5 +513,6 @@ generate("docs/reference/ortepapi-slots.tsv", EPAPI_USED, EPAPI_VERSIONS, "OrtEp
 generate("docs/reference/ortinteropapi-slots.tsv", INTEROPAPI_USED, INTEROPAPI_VERSIONS, "OrtInteropApiSlot",
          "OrtInteropApi", "The slots of {@code struct OrtInteropApi} (onnxruntime_c_api.h, API 24) that javaep calls.")
 generate_structs()
+generate_c_header()
 print("generated OrtApiSlot, OrtEpApiSlot, OrtInteropApiSlot, " + ", ".join(enum_name(s) for s in struct_rows())
-      + ", CallbackStructMembers")
+      + ", CallbackStructMembers, " + str(C_HEADER.relative_to(ROOT)))
