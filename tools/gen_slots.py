@@ -370,8 +370,8 @@ def wrap(text, width=116):
 C_HEADER = ROOT / "test-harness/integration-tests/src/test/c/gallery/ort_plugin_abi.h"
 
 ORTAPI_C_USED = """
-CreateStatus GetErrorMessage ReleaseStatus GetEpApi HardwareDevice_Type Graph_GetNumNodes Graph_GetNodes
-Node_GetOperatorType Node_GetDomain Node_GetNumInputs Node_GetInputs Node_GetNumOutputs GetValueInfoTypeInfo
+CreateStatus ReleaseStatus GetEpApi HardwareDevice_Type Graph_GetNumNodes Graph_GetNodes
+Node_GetOperatorType Node_GetDomain Node_GetNumInputs Node_GetInputs Node_GetNumOutputs Node_GetOutputs GetValueInfoTypeInfo
 GetOnnxTypeFromTypeInfo CastTypeInfoToTensorInfo GetTensorElementType KernelContext_GetInputCount
 KernelContext_GetOutputCount KernelContext_GetInput KernelContext_GetOutput GetTensorElementTypeAndShapeDataReference
 GetTensorData GetTensorMutableData CreateMemoryInfo_V2 ReleaseMemoryInfo

@@ -104,10 +104,6 @@ OrtStatus* ReleaseEpFactory(OrtEpFactory* factory);
 #define OrtApi_SLOT_CreateStatus 0 /* since API 1 */
 typedef OrtStatus* (ORT_API_CALL *OrtApi_CreateStatus_fn)(OrtErrorCode code, const char* msg);
 
-/* const char* GetErrorMessage(const OrtStatus* status) */
-#define OrtApi_SLOT_GetErrorMessage 2 /* since API 1 */
-typedef const char* (ORT_API_CALL *OrtApi_GetErrorMessage_fn)(const OrtStatus* status);
-
 /* OrtStatus* GetTensorMutableData(OrtValue* value, void** out) */
 #define OrtApi_SLOT_GetTensorMutableData 51 /* since API 1 */
 typedef OrtStatus* (ORT_API_CALL *OrtApi_GetTensorMutableData_fn)(OrtValue* value, void** out);
@@ -191,6 +187,10 @@ typedef OrtStatus* (ORT_API_CALL *OrtApi_Node_GetInputs_fn)(const OrtNode* node,
 /* OrtStatus* Node_GetNumOutputs(const OrtNode* node, size_t* num_outputs) */
 #define OrtApi_SLOT_Node_GetNumOutputs 355 /* since API 23 */
 typedef OrtStatus* (ORT_API_CALL *OrtApi_Node_GetNumOutputs_fn)(const OrtNode* node, size_t* num_outputs);
+
+/* OrtStatus* Node_GetOutputs(const OrtNode* node, const OrtValueInfo** outputs, size_t num_outputs) */
+#define OrtApi_SLOT_Node_GetOutputs 356 /* since API 23 */
+typedef OrtStatus* (ORT_API_CALL *OrtApi_Node_GetOutputs_fn)(const OrtNode* node, const OrtValueInfo** outputs, size_t num_outputs);
 
 /* OrtStatus* GetTensorData(const OrtValue* value, const void** out) */
 #define OrtApi_SLOT_GetTensorData 378 /* since API 23 */
