@@ -148,7 +148,8 @@ def descriptor(name, sig):
     return "FunctionDescriptor.of(" + ", ".join([layout(ret, True)] + args) + ")"
 
 
-def generate(tsv, used, versions, enum_name, table_c_name, doc):
+def slot_rows(tsv, used):
+    """name -> (index, C signature) of every row of tsv; fails when a name in used is not there."""
     rows = {}
     for line in (ROOT / tsv).read_text().splitlines():
         idx, name, sig = line.split("\t")
@@ -156,6 +157,11 @@ def generate(tsv, used, versions, enum_name, table_c_name, doc):
     missing = [n for n in used if n not in rows]
     if missing:
         raise SystemExit(f"not in {tsv}: {missing}")
+    return rows
+
+
+def generate(tsv, used, versions, enum_name, table_c_name, doc):
+    rows = slot_rows(tsv, used)
     lines = []
     for name in sorted(used, key=lambda n: rows[n][0]):
         idx, sig = rows[name]
@@ -381,20 +387,6 @@ EPAPI_C_USED = """
 CreateEpDevice EpGraphSupportInfo_AddNodesToFuse EpDevice_AddAllocatorInfo
 """.split()
 
-# ORT's entry struct and the library's two entry points: fixed since API 1 and API 22, not slots of a table.
-C_ENTRY_POINTS = """/* ORT's entry struct (onnxruntime_c_api.h): the same in every release. */
-struct OrtApiBase {
-  const void* (ORT_API_CALL *GetApi)(uint32_t version);
-  const char* (ORT_API_CALL *GetVersionString)(void);
-};
-
-/* What a plugin EP library exports (onnxruntime_ep_c_api.h, API 22). */
-OrtStatus* CreateEpFactories(const char* registration_name, const OrtApiBase* ort_api_base,
-                             const OrtLogger* default_logger, OrtEpFactory** factories, size_t max_factories,
-                             size_t* num_factories);
-OrtStatus* ReleaseEpFactory(OrtEpFactory* factory);
-"""
-
 # The field before a struct's first function pointer (the table lists function pointers only).
 C_VERSION_FIELDS = {"OrtAllocator": ["uint32_t version;"],
                     "OrtKernelImpl": ["uint32_t ort_version_supported;", "uint32_t flags; /* ORT's; leave 0 */"]}
@@ -411,18 +403,13 @@ def c_signature(sig, name, declarator):
 
 
 def c_slots(tsv, used, versions, prefix):
-    rows = {}
-    for line in (ROOT / tsv).read_text().splitlines():
-        idx, name, sig = line.split("\t")
-        rows[name] = (int(idx), sig)
-    missing = [n for n in used if n not in rows]
-    if missing:
-        raise SystemExit(f"not in {tsv}: {missing}")
+    rows = slot_rows(tsv, used)
     out = []
     for name in sorted(used, key=lambda n: rows[n][0]):
         idx, sig = rows[name]
-        out.append(f"/* {sig} */\n#define {prefix}_SLOT_{name} {idx} /* since API {since(idx, versions)} */\n"
-                   f"typedef {c_signature(sig, name, f'ORT_API_CALL *{prefix}_{name}_fn')};")
+        # one line a slot: its function-pointer type and its index
+        out.append(f"/* {sig} */\ntypedef {c_signature(sig, name, f'ORT_API_CALL *{prefix}_{name}_fn')}; "
+                   f"enum {{ {prefix}_SLOT_{name} = {idx} /* since API {since(idx, versions)} */ }};")
     return out, [rows[n][1] for n in used]
 
 
@@ -435,21 +422,22 @@ def generate_c_header():
             skipped.append(struct)  # data fields of its own before the first function pointer: not in the table
             continue
         fields = [f"  {f}" for f in C_VERSION_FIELDS.get(struct, ["uint32_t ort_version_supported;"])]
-        asserts = []
+        offsets = []
         for name, offset, since_version, sig in members:
             fields.append(f"  /* since API {since_version} */\n  {c_signature(sig, name, f'ORT_API_CALL *{name}')};")
-            asserts.append(f"_Static_assert(offsetof({struct}, {name}) == {offset}, \"{struct}.{name} at byte {offset}\");")
+            offsets.append(f"offsetof({struct}, {name}) == {offset}")
             struct_sigs.append(sig)
         size = members[-1][1] + 8
-        asserts.append(f"_Static_assert(sizeof({struct}) == {size}, \"sizeof({struct}) at API 30\");")
-        structs.append(f"struct {struct} {{\n" + "\n".join(fields) + "\n};\n" + "\n".join(asserts))
-    defined = set(struct_rows()) - set(skipped) | {"OrtApiBase"}
+        # one assertion per struct: the members' offsets, then the size, as the table has them
+        check = " && ".join(offsets + [f"sizeof({struct}) == {size}"])
+        structs.append(f"struct {struct} {{\n" + "\n".join(fields) + "\n};\n"
+                       + f"_Static_assert({check}, \"{struct}: members at the table's offsets, {size} bytes at API 30\");")
+    defined = set(struct_rows()) - set(skipped)
     opaque = set()
-    for sig in api_sigs + ep_sigs + struct_sigs + [C_ENTRY_POINTS]:
+    for sig in api_sigs + ep_sigs + struct_sigs:
         opaque.update(re.findall(r"\b((?:Ort|ONNX)\w+)\b", sig))
     enums = sorted(e for e in ENUMS if e in opaque)
-    opaque = sorted(opaque - ENUMS - defined - {"OrtApi", "OrtEpApi"} - {n for n in opaque if n.startswith("ORT_")}
-                    - {"CreateEpFactories", "ReleaseEpFactory"})
+    opaque = sorted(opaque - ENUMS - defined - {"OrtApi", "OrtEpApi"})
     fn_typedefs = [t for t in opaque if t.endswith("Fn") or t.endswith("Func")]
     if fn_typedefs:
         raise SystemExit(f"function-pointer typedefs the C header cannot declare: {fn_typedefs}")
@@ -457,7 +445,8 @@ def generate_c_header():
     src = f"""/*
  * ONNX Runtime's plugin-EP ABI as a plugin EP written in C needs it: the OrtApi / OrtEpApi slots the C gallery EPs
  * call (index, since-version, function-pointer type) and the callback structs the EP fills, with each member's
- * offset checked at compile time.
+ * offset checked at compile time. ORT's entry struct OrtApiBase and the library's exports are not slots of a
+ * table: the EP declares them.
  *
  * GENERATED by tools/gen_slots.py from the tables in docs/reference/; do not edit by hand.
  */
@@ -485,17 +474,16 @@ typedef struct OrtEpApi OrtEpApi;
 /* The structs declared here. */
 {nl.join(f"typedef struct {t} {t};" for t in sorted(defined))}
 
-{C_ENTRY_POINTS}
 /* A function of a table: ORT_FN(api, OrtApi, CreateStatus)(code, message). */
 #define ORT_FN(table, Table, name) ((Table##_##name##_fn)((void* const*)(const void*)(table))[Table##_SLOT_##name])
 
 /* ---- OrtApi (onnxruntime_c_api.h) ---- */
 
-{(nl + nl).join(api_lines)}
+{nl.join(api_lines)}
 
 /* ---- OrtEpApi (onnxruntime_ep_c_api.h) ---- */
 
-{(nl + nl).join(ep_lines)}
+{nl.join(ep_lines)}
 
 /* ---- the callback structs (not here: {", ".join(skipped)}, whose data fields the table does not list) ---- */
 

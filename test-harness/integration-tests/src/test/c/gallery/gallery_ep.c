@@ -49,6 +49,12 @@ enum {
 
 #define GALLERY_MAX_RANK 8
 
+/* ORT's entry struct (onnxruntime_c_api.h), the same in every release; not a slot table, so not generated. */
+typedef struct OrtApiBase {
+  const void* (ORT_API_CALL *GetApi)(uint32_t version);
+  const char* (ORT_API_CALL *GetVersionString)(void);
+} OrtApiBase;
+
 typedef struct GalleryFactory {
   OrtEpFactory base; /* first: the OrtEpFactory* ORT holds is this struct */
   const OrtApi* api;
@@ -58,7 +64,6 @@ typedef struct GalleryFactory {
 
 typedef struct GalleryEp {
   OrtEp base;
-  GalleryFactory* factory;
   void* session_buffer; /* FAULT_LEAK_PER_SESSION only */
 } GalleryEp;
 
@@ -66,14 +71,8 @@ typedef enum GalleryOp { GALLERY_ADD, GALLERY_RELU } GalleryOp;
 
 typedef struct GalleryKernel {
   OrtNodeComputeInfo base;
-  GalleryFactory* factory;
   GalleryOp op;
 } GalleryKernel;
-
-typedef struct GalleryAllocator {
-  OrtAllocator base;
-  const OrtMemoryInfo* info;
-} GalleryAllocator;
 
 static GalleryFactory gallery_factory;
 
@@ -306,6 +305,9 @@ static OrtStatus* ORT_API_CALL ep_get_capability(OrtEp* this_ptr, const OrtGraph
 #endif
 }
 
+static const OrtNodeComputeInfo kernel_functions = {.ort_version_supported = GALLERY_API_VERSION,
+    .CreateState = kernel_create_state, .Compute = kernel_compute, .ReleaseState = kernel_release_state};
+
 static OrtStatus* ORT_API_CALL ep_compile(OrtEp* this_ptr, const OrtGraph** graphs, const OrtNode** fused_nodes,
                                           size_t count, OrtNodeComputeInfo** infos, OrtNode** ep_context_nodes) {
   (void)this_ptr;
@@ -321,14 +323,9 @@ static OrtStatus* ORT_API_CALL ep_compile(OrtEp* this_ptr, const OrtGraph** grap
     RETURN_IF_ERROR(API(Graph_GetNodes)(graphs[i], &node, 1));
     RETURN_IF_ERROR(supported_op(node, &op));
     if (op < 0) return gallery_error(GALLERY_ORT_EP_FAIL, GALLERY_EP_NAME ": asked to compile a node it did not claim");
-    GalleryKernel* kernel = calloc(1, sizeof *kernel);
+    GalleryKernel* kernel = malloc(sizeof *kernel);
     if (kernel == NULL) return gallery_error(GALLERY_ORT_EP_FAIL, GALLERY_EP_NAME ": out of memory");
-    kernel->base.ort_version_supported = GALLERY_API_VERSION;
-    kernel->base.CreateState = kernel_create_state;
-    kernel->base.Compute = kernel_compute;
-    kernel->base.ReleaseState = kernel_release_state;
-    kernel->factory = &gallery_factory;
-    kernel->op = (GalleryOp)op;
+    *kernel = (GalleryKernel){.base = kernel_functions, .op = (GalleryOp)op};
     infos[i] = &kernel->base;
   }
   return NULL;
@@ -384,6 +381,9 @@ static OrtStatus* ORT_API_CALL factory_get_supported_devices(OrtEpFactory* this_
   return NULL;
 }
 
+static const OrtEp ep_functions = {.ort_version_supported = GALLERY_API_VERSION, .GetName = ep_get_name,
+    .GetCapability = ep_get_capability, .Compile = ep_compile, .ReleaseNodeComputeInfos = ep_release_node_compute_infos};
+
 static OrtStatus* ORT_API_CALL factory_create_ep(OrtEpFactory* this_ptr, const OrtHardwareDevice* const* devices,
                                                  const OrtKeyValuePairs* const* metadata, size_t num_devices,
                                                  const OrtSessionOptions* session_options, const OrtLogger* logger,
@@ -393,14 +393,10 @@ static OrtStatus* ORT_API_CALL factory_create_ep(OrtEpFactory* this_ptr, const O
   (void)num_devices;
   (void)session_options;
   (void)logger;
-  GalleryEp* ep = calloc(1, sizeof *ep);
+  (void)this_ptr;
+  GalleryEp* ep = malloc(sizeof *ep);
   if (ep == NULL) return gallery_error(GALLERY_ORT_EP_FAIL, GALLERY_EP_NAME ": out of memory");
-  ep->base.ort_version_supported = GALLERY_API_VERSION;
-  ep->base.GetName = ep_get_name;
-  ep->base.GetCapability = ep_get_capability;
-  ep->base.Compile = ep_compile;
-  ep->base.ReleaseNodeComputeInfos = ep_release_node_compute_infos;
-  ep->factory = (GalleryFactory*)this_ptr;
+  *ep = (GalleryEp){.base = ep_functions};
 #if GALLERY_FAULT == FAULT_LEAK_PER_SESSION
   /* The fault: a per-session buffer ReleaseEp forgets (touched, so it is resident). */
   ep->session_buffer = malloc(1 << 20);
@@ -446,32 +442,30 @@ static void ORT_API_CALL allocator_free(OrtAllocator* this_ptr, void* p) {
 }
 
 static const OrtMemoryInfo* ORT_API_CALL allocator_info(const OrtAllocator* this_ptr) {
-  return ((const GalleryAllocator*)this_ptr)->info;
+  (void)this_ptr;
+  return gallery_factory.device_memory;
 }
 
 static void* ORT_API_CALL allocator_reserve(OrtAllocator* this_ptr, size_t size) {
   return allocator_alloc(this_ptr, size);
 }
 
+/* Stateless: one allocator serves every session (the EP has one memory info). */
+static OrtAllocator gallery_allocator = {.version = GALLERY_API_VERSION, .Alloc = allocator_alloc,
+    .Free = allocator_free, .Info = allocator_info, .Reserve = allocator_reserve};
+
 static OrtStatus* ORT_API_CALL factory_create_allocator(OrtEpFactory* this_ptr, const OrtMemoryInfo* memory_info,
                                                         const OrtKeyValuePairs* options, OrtAllocator** out) {
   (void)this_ptr;
+  (void)memory_info;
   (void)options;
-  GalleryAllocator* allocator = calloc(1, sizeof *allocator);
-  if (allocator == NULL) return gallery_error(GALLERY_ORT_EP_FAIL, GALLERY_EP_NAME ": out of memory");
-  allocator->base.version = GALLERY_API_VERSION;
-  allocator->base.Alloc = allocator_alloc;
-  allocator->base.Free = allocator_free;
-  allocator->base.Info = allocator_info;
-  allocator->base.Reserve = allocator_reserve;
-  allocator->info = memory_info;
-  *out = &allocator->base;
+  *out = &gallery_allocator;
   return NULL;
 }
 
 static void ORT_API_CALL factory_release_allocator(OrtEpFactory* this_ptr, OrtAllocator* allocator) {
   (void)this_ptr;
-  free(allocator);
+  (void)allocator;
 }
 #endif
 

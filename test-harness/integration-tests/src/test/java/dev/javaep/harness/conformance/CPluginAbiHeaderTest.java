@@ -19,15 +19,15 @@ import org.junit.jupiter.api.Test;
  * The C gallery's header (src/test/c/gallery/ort_plugin_abi.h, written by tools/gen_slots.py) is up to date with the
  * tables in docs/reference/ it is generated from: every slot it declares has the table's index and signature, and
  * every callback struct it defines has the table's members at the table's offsets (which the C compiler then checks
- * against the struct through the header's {@code _Static_assert}s). Edit a table without rerunning the generator and
+ * against the struct through the header's {@code _Static_assert}, one per struct). Edit a table without rerunning the generator and
  * this fails.
  */
 class CPluginAbiHeaderTest {
     private static final Path ROOT = Path.of("..", "..");
     private static final Path HEADER = Path.of("src", "test", "c", "gallery", "ort_plugin_abi.h");
     private static final Pattern SLOT = Pattern.compile(
-            "/\\* (.*) \\*/\\n#define (OrtApi|OrtEpApi)_SLOT_(\\w+) (\\d+) /\\* since API \\d+ \\*/\\ntypedef (.*);");
-    private static final Pattern OFFSET_ASSERT = Pattern.compile("_Static_assert\\(offsetof\\((\\w+), (\\w+)\\) == (\\d+),");
+            "/\\* (.*) \\*/\\ntypedef (.*); enum \\{ (OrtApi|OrtEpApi)_SLOT_(\\w+) = (\\d+) /\\* since API \\d+ \\*/ };");
+    private static final Pattern OFFSET_ASSERT = Pattern.compile("offsetof\\((\\w+), (\\w+)\\) == (\\d+) &&");
 
     private static Map<String, String[]> slotTable(String file) throws IOException {
         Map<String, String[]> byName = new LinkedHashMap<>();
@@ -53,19 +53,19 @@ class CPluginAbiHeaderTest {
         Matcher slot = SLOT.matcher(header);
         int slots = 0;
         while (slot.find()) {
-            String table = slot.group(2);
-            String name = slot.group(3);
+            String table = slot.group(3);
+            String name = slot.group(4);
             String[] row = tables.get(table).get(name);
             assertTrue(row != null, table + " has no " + name);
-            assertEquals(row[0], slot.group(4), table + "." + name + " index");
+            assertEquals(row[0], slot.group(5), table + "." + name + " index");
             assertEquals(row[2], slot.group(1), table + "." + name + " signature");
-            assertEquals(cDeclaration(row[2], name, "ORT_API_CALL *" + table + "_" + name + "_fn"), slot.group(5),
+            assertEquals(cDeclaration(row[2], name, "ORT_API_CALL *" + table + "_" + name + "_fn"), slot.group(2),
                     table + "." + name + " typedef");
             slots++;
         }
         assertTrue(slots >= 20, "the header declares the slots the gallery calls, found " + slots);
-        assertFalse(Pattern.compile("#define \\w+_SLOT_").matcher(SLOT.matcher(header).replaceAll("")).find(),
-                "every slot #define has its signature comment and typedef");
+        assertFalse(Pattern.compile("_SLOT_\\w+ =").matcher(SLOT.matcher(header).replaceAll("")).find(),
+                "every slot index has its signature comment and typedef");
     }
 
     @Test
@@ -98,7 +98,7 @@ class CPluginAbiHeaderTest {
             }
             assertEquals(expected, asserted.get(struct), struct + ": members and offsets in table order");
             long size = Long.parseLong(rows.getLast()[1]) + 8;
-            assertTrue(header.contains("_Static_assert(sizeof(" + struct + ") == " + size + ","), struct + " is " + size + " bytes");
+            assertTrue(header.contains(" && sizeof(" + struct + ") == " + size + ", \""), struct + " is " + size + " bytes");
             structs++;
         }
         assertEquals(byStruct.size() - 2, structs, "every callback struct but the two external handles is a C struct");
