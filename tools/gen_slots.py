@@ -8,6 +8,8 @@ API-30 headers; GeneratedDeclarationCrossCheckTest compares them with a declarat
 - the callback-struct enums dev.javaep.ort.Ort*Struct (the structs the EP fills and ORT calls) and their members'
   offsets and C signatures, CallbackStructMembers, from callback-structs.tsv (struct, byte offset, since-version,
   C signature). Every member is emitted: the EP allocates the whole struct.
+- the C header of the conformance kit's C gallery, test-harness/integration-tests/src/test/c/gallery/ort_plugin_abi.h,
+  from the same tables (generate_c_header below).
 
   python3 tools/gen_slots.py
 
