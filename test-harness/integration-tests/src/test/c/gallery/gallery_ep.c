@@ -8,7 +8,6 @@
  */
 #include "ort_plugin_abi.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -32,7 +31,8 @@
 #define GALLERY_EXPORT __attribute__((visibility("default")))
 
 /* The API this EP is written against: ORT 1.24, the oldest javaep supports (GetTensorElementTypeAndShapeDataReference
- * is API 24). Every struct below says so in its version field, so ORT reads none of the newer members. */
+ * is API 24). Every struct below says so in its version field; the structs are whole all the same (their newer
+ * members NULL), as ORT 1.25+ reads OrtEpFactory::InitGraphicsInterop without looking at the version. */
 #define GALLERY_API_VERSION 24
 
 /* The values of ORT's C enums this EP uses (onnxruntime_c_api.h). */
