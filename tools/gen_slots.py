@@ -8,6 +8,8 @@ API-30 headers; GeneratedDeclarationCrossCheckTest compares them with a declarat
 - the callback-struct enums dev.javaep.ort.Ort*Struct (the structs the EP fills and ORT calls) and their members'
   offsets and C signatures, CallbackStructMembers, from callback-structs.tsv (struct, byte offset, since-version,
   C signature). Every member is emitted: the EP allocates the whole struct.
+- the C header of the conformance kit's C gallery, test-harness/integration-tests/src/test/c/gallery/ort_plugin_abi.h,
+  from the same tables (generate_c_header below).
 
   python3 tools/gen_slots.py
 
@@ -148,7 +150,8 @@ def descriptor(name, sig):
     return "FunctionDescriptor.of(" + ", ".join([layout(ret, True)] + args) + ")"
 
 
-def generate(tsv, used, versions, enum_name, table_c_name, doc):
+def slot_rows(tsv, used):
+    """name -> (index, C signature) of every row of tsv; fails when a name in used is not there."""
     rows = {}
     for line in (ROOT / tsv).read_text().splitlines():
         idx, name, sig = line.split("\t")
@@ -156,6 +159,11 @@ def generate(tsv, used, versions, enum_name, table_c_name, doc):
     missing = [n for n in used if n not in rows]
     if missing:
         raise SystemExit(f"not in {tsv}: {missing}")
+    return rows
+
+
+def generate(tsv, used, versions, enum_name, table_c_name, doc):
+    rows = slot_rows(tsv, used)
     lines = []
     for name in sorted(used, key=lambda n: rows[n][0]):
         idx, sig = rows[name]
@@ -359,6 +367,135 @@ def wrap(text, width=116):
     return "\n * ".join(out)
 
 
+# ---- the C header of the C gallery EPs ------------------------------------------------------------------------
+#
+# test-harness/integration-tests/src/test/c/gallery/ort_plugin_abi.h declares, from the same tables, what a plugin EP
+# written in C needs: the slot index and function-pointer type of each OrtApi / OrtEpApi function it calls (the
+# C_USED lists), and every callback struct whose members follow its version field as a real C struct, each member's
+# offset and the struct's size checked by _Static_assert against the table. CPluginAbiHeaderTest (integration-tests)
+# fails when the header is out of date with its tables.
+
+C_HEADER = ROOT / "test-harness/integration-tests/src/test/c/gallery/ort_plugin_abi.h"
+
+ORTAPI_C_USED = """
+CreateStatus ReleaseStatus GetEpApi HardwareDevice_Type Graph_GetNumNodes Graph_GetNodes
+Node_GetOperatorType Node_GetDomain Node_GetNumInputs Node_GetInputs Node_GetNumOutputs Node_GetOutputs GetValueInfoTypeInfo
+GetOnnxTypeFromTypeInfo CastTypeInfoToTensorInfo GetTensorElementType KernelContext_GetInputCount
+KernelContext_GetOutputCount KernelContext_GetInput KernelContext_GetOutput GetTensorElementTypeAndShapeDataReference
+GetTensorData GetTensorMutableData CreateMemoryInfo_V2 ReleaseMemoryInfo
+""".split()
+
+EPAPI_C_USED = """
+CreateEpDevice EpGraphSupportInfo_AddNodesToFuse EpDevice_AddAllocatorInfo
+""".split()
+
+# The field before a struct's first function pointer (the table lists function pointers only).
+C_VERSION_FIELDS = {"OrtAllocator": ["uint32_t version;"],
+                    "OrtKernelImpl": ["uint32_t ort_version_supported;", "uint32_t flags; /* ORT's; leave 0 */"]}
+
+
+def c_signature(sig, name, declarator):
+    """A table signature 'ret name(params)' with name replaced by declarator, enum keywords dropped (the enums are
+    int typedefs here)."""
+    m = re.match(r"^(.*?)\s*\b" + re.escape(name) + r"\((.*)\)$", sig)
+    if not m:
+        raise SystemExit(f"cannot read the signature of {name}: '{sig}'")
+    ret, params = m.group(1).replace("enum ", ""), m.group(2).replace("enum ", "")
+    return f"{ret} ({declarator})({params or 'void'})"
+
+
+def c_slots(tsv, used, versions, prefix):
+    rows = slot_rows(tsv, used)
+    out = []
+    for name in sorted(used, key=lambda n: rows[n][0]):
+        idx, sig = rows[name]
+        # one line a slot: its function-pointer type and its index
+        out.append(f"/* {sig} */\ntypedef {c_signature(sig, name, f'ORT_API_CALL *{prefix}_{name}_fn')}; "
+                   f"enum {{ {prefix}_SLOT_{name} = {idx} /* since API {since(idx, versions)} */ }};")
+    return out, [rows[n][1] for n in used]
+
+
+def generate_c_header():
+    api_lines, api_sigs = c_slots("docs/reference/ortapi-slots.tsv", ORTAPI_C_USED, ORTAPI_VERSIONS, "OrtApi")
+    ep_lines, ep_sigs = c_slots("docs/reference/ortepapi-slots.tsv", EPAPI_C_USED, EPAPI_VERSIONS, "OrtEpApi")
+    structs, struct_sigs, skipped = [], [], []
+    for struct, members in struct_rows().items():
+        if members[0][1] != 8:
+            skipped.append(struct)  # data fields of its own before the first function pointer: not in the table
+            continue
+        fields = [f"  {f}" for f in C_VERSION_FIELDS.get(struct, ["uint32_t ort_version_supported;"])]
+        offsets = []
+        for name, offset, since_version, sig in members:
+            fields.append(f"  /* since API {since_version} */\n  {c_signature(sig, name, f'ORT_API_CALL *{name}')};")
+            offsets.append(f"offsetof({struct}, {name}) == {offset}")
+            struct_sigs.append(sig)
+        size = members[-1][1] + 8
+        # one assertion per struct: the members' offsets, then the size, as the table has them
+        check = " && ".join(offsets + [f"sizeof({struct}) == {size}"])
+        structs.append(f"struct {struct} {{\n" + "\n".join(fields) + "\n};\n"
+                       + f"_Static_assert({check}, \"{struct}: members at the table's offsets, {size} bytes at API 30\");")
+    defined = set(struct_rows()) - set(skipped)
+    opaque = set()
+    for sig in api_sigs + ep_sigs + struct_sigs:
+        opaque.update(re.findall(r"\b((?:Ort|ONNX)\w+)\b", sig))
+    enums = sorted(e for e in ENUMS if e in opaque)
+    opaque = sorted(opaque - ENUMS - defined - {"OrtApi", "OrtEpApi"})
+    fn_typedefs = [t for t in opaque if t.endswith("Fn") or t.endswith("Func")]
+    if fn_typedefs:
+        raise SystemExit(f"function-pointer typedefs the C header cannot declare: {fn_typedefs}")
+    nl = "\n"
+    src = f"""/*
+ * ONNX Runtime's plugin-EP ABI as a plugin EP written in C needs it: the OrtApi / OrtEpApi slots the C gallery EPs
+ * call (index, since-version, function-pointer type) and the callback structs the EP fills, with each member's
+ * offset checked at compile time. ORT's entry struct OrtApiBase and the library's exports are not slots of a
+ * table: the EP declares them.
+ *
+ * GENERATED by tools/gen_slots.py from the tables in docs/reference/; do not edit by hand.
+ */
+#ifndef JAVAEP_ORT_PLUGIN_ABI_H
+#define JAVAEP_ORT_PLUGIN_ABI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef _WIN32
+#define ORT_API_CALL __stdcall
+#else
+#define ORT_API_CALL
+#endif
+
+/* ORT's C enums are int-sized: declared as int, their values where the code uses them. */
+{nl.join(f"typedef int {e};" for e in enums)}
+
+/* Opaque to the EP. */
+typedef struct OrtApi OrtApi;
+typedef struct OrtEpApi OrtEpApi;
+{nl.join(f"typedef struct {t} {t};" for t in opaque)}
+
+/* The structs declared here. */
+{nl.join(f"typedef struct {t} {t};" for t in sorted(defined))}
+
+/* A function of a table: ORT_FN(api, OrtApi, CreateStatus)(code, message). */
+#define ORT_FN(table, Table, name) ((Table##_##name##_fn)((void* const*)(const void*)(table))[Table##_SLOT_##name])
+
+/* ---- OrtApi (onnxruntime_c_api.h) ---- */
+
+{nl.join(api_lines)}
+
+/* ---- OrtEpApi (onnxruntime_ep_c_api.h) ---- */
+
+{nl.join(ep_lines)}
+
+/* ---- the callback structs (not here: {", ".join(skipped)}, whose data fields the table does not list) ---- */
+
+{(nl + nl).join(structs)}
+
+#endif
+"""
+    C_HEADER.write_text(src)
+
+
 generate("docs/reference/ortapi-slots.tsv", ORTAPI_USED, ORTAPI_VERSIONS, "OrtApiSlot", "OrtApi",
          "The slots of {@code struct OrtApi} (onnxruntime_c_api.h) that javaep calls.")
 generate("docs/reference/ortepapi-slots.tsv", EPAPI_USED, EPAPI_VERSIONS, "OrtEpApiSlot", "OrtEpApi",
@@ -366,5 +503,6 @@ generate("docs/reference/ortepapi-slots.tsv", EPAPI_USED, EPAPI_VERSIONS, "OrtEp
 generate("docs/reference/ortinteropapi-slots.tsv", INTEROPAPI_USED, INTEROPAPI_VERSIONS, "OrtInteropApiSlot",
          "OrtInteropApi", "The slots of {@code struct OrtInteropApi} (onnxruntime_c_api.h, API 24) that javaep calls.")
 generate_structs()
+generate_c_header()
 print("generated OrtApiSlot, OrtEpApiSlot, OrtInteropApiSlot, " + ", ".join(enum_name(s) for s in struct_rows())
-      + ", CallbackStructMembers")
+      + ", CallbackStructMembers, " + str(C_HEADER.relative_to(ROOT)))
