@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.FakeCuda;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.KernelDefinition;
@@ -21,30 +19,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongFunction;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The copy kernels ORT inserts at CPU↔JavaCuda edges: what they declare to ORT's registry, and that they copy on the Run's stream. */
-class CudaCopyKernelsTest {
+class CudaCopyKernelsTest extends FakeDeviceTest {
     private static final long STREAM = 0x5C0;
-
-    private static FakeCuda fake;
-    private static CudaDriver driver;
-    private static CudaDevice device;
-
-    @BeforeAll
-    static void fakeDevice() {
-        fake = FakeCuda.build();
-        fake.loseContext(0);
-        driver = fake.driver();
-        device = new CudaDevice(driver, driver.deviceInfo(0));
-    }
-
-    @AfterAll
-    static void close() {
-        device.close();
-    }
 
     private record Plain(ElementType elementType, long[] shape, MemorySegment data) implements Tensor {}
 
