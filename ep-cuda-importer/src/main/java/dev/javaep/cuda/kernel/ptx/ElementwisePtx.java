@@ -29,16 +29,8 @@ final class ElementwisePtx {
         };
     }
 
-    static String binaryContig(CudaKernel kernel) {
-        return binaryDense(kernel, false);
-    }
-
-    static String binaryContig4(CudaKernel kernel) {
-        return binaryDense(kernel, true);
-    }
-
-    /** contig and contig4: one loop, a float or a float4 per step. */
-    private static String binaryDense(CudaKernel kernel, boolean vec4) {
+    /** contig ({@code vec4} false) and contig4: one loop, a float or a float4 per step. */
+    static String binaryContig(CudaKernel kernel, boolean vec4) {
         PtxWriter w = new PtxWriter(kernel);
         String opcode = instruction(kernel.binaryOp().orElseThrow());
         String out = w.globalPointer("out");
@@ -177,16 +169,8 @@ final class ElementwisePtx {
         }
     }
 
-    static String unary(CudaKernel kernel) {
-        return unary(kernel, false);
-    }
-
-    static String unaryVec4(CudaKernel kernel) {
-        return unary(kernel, true);
-    }
-
-    /** un and un_v4: one loop, a float or a float4 per step. */
-    private static String unary(CudaKernel kernel, boolean vec4) {
+    /** un ({@code vec4} false) and un_v4: one loop, a float or a float4 per step. */
+    static String unary(CudaKernel kernel, boolean vec4) {
         PtxWriter w = new PtxWriter(kernel);
         UnaryOp op = kernel.unaryOp().orElseThrow();
         String out = w.globalPointer("out");
