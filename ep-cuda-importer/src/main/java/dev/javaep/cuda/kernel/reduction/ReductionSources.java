@@ -1,6 +1,7 @@
 package dev.javaep.cuda.kernel.reduction;
 
 import dev.javaep.cuda.kernel.CudaSource;
+import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.ops.ReductionOps.Reduction;
 import java.util.HashMap;
@@ -21,6 +22,9 @@ final class ReductionSources {
     /** Columns (x) and row-splitting threads (y) of a block of the column kernels. */
     static final int COLUMNS_X = 32;
     static final int COLUMNS_Y = 8;
+    /** Rows at least this long, when there are fewer than {@link #FEW_ROWS} of them, get a block each instead of a warp. */
+    private static final long BLOCK_ROW_LENGTH = 1024;
+    private static final long FEW_ROWS = 4096;
 
     /** How a reduction is laid over threads. */
     enum Form {
@@ -32,6 +36,18 @@ final class ReductionSources {
         COLUMNS,
         /** Several reduced groups: a thread per output, walking the reduced groups with an odometer. */
         GENERAL
+    }
+
+    /** The rows form for {@code rows} rows of {@code length} contiguous elements: a block per row when long and few. */
+    static Form rowsForm(long rows, long length) {
+        return length >= BLOCK_ROW_LENGTH && rows < FEW_ROWS ? Form.ROWS_BLOCK : Form.ROWS_WARP;
+    }
+
+    /** The launch of a rows-form kernel over {@code rows} rows: a block per row, or a warp per row, 8 to a block. */
+    static LaunchShape rowsLaunch(Form form, long rows) {
+        int rowsPerBlock = form == Form.ROWS_BLOCK ? 1 : BLOCK / 32;
+        long blocks = Math.min((rows + rowsPerBlock - 1) / rowsPerBlock, LaunchShape.MAX_LINEAR_BLOCKS);
+        return new LaunchShape((int) blocks, 1, 1, BLOCK, 1, 1);
     }
 
     /** Float helpers every template here shares: infinities, NaN-propagating max/min, warp and block combines. */
