@@ -1,5 +1,8 @@
 package dev.javaep.cuda.kernel.normalization;
 
+import static dev.javaep.cuda.kernel.CudaSource.floatStorage;
+import static dev.javaep.cuda.kernel.CudaSource.floatSuffix;
+
 import dev.javaep.cuda.kernel.CudaSource;
 import dev.javaep.spi.ElementType;
 import java.util.Map;
@@ -136,31 +139,19 @@ final class NormalizationSources {
             """;
 
     static CudaSource batchNorm(ElementType x, ElementType parameters, ElementType statistics) {
-        String entry = "batch_norm_" + suffix(x) + "_" + suffix(parameters) + "_" + suffix(statistics);
+        String entry = "batch_norm_" + floatSuffix(x) + "_" + floatSuffix(parameters) + "_" + floatSuffix(statistics);
         return CudaSource.of(entry, BATCH_NORM.replace("NAME", entry),
-                Map.of("T", c(x), "P", c(parameters), "Q", c(statistics)));
+                Map.of("T", floatStorage(x), "P", floatStorage(parameters), "Q", floatStorage(statistics)));
     }
 
     static CudaSource batchNormTraining(ElementType x, ElementType parameters, ElementType statistics) {
-        String entry = "batch_norm_training_" + suffix(x) + "_" + suffix(parameters) + "_" + suffix(statistics);
+        String entry = "batch_norm_training_" + floatSuffix(x) + "_" + floatSuffix(parameters) + "_" + floatSuffix(statistics);
         return CudaSource.of(entry, BATCH_NORM_TRAINING.replace("NAME", entry),
-                Map.of("T", c(x), "P", c(parameters), "Q", c(statistics)));
+                Map.of("T", floatStorage(x), "P", floatStorage(parameters), "Q", floatStorage(statistics)));
     }
 
     static CudaSource rowNorm(ElementType x) {
-        String entry = "row_norm_" + suffix(x);
-        return CudaSource.of(entry, ROW_NORM.replace("NAME", entry), Map.of("T", c(x), "P", c(x)));
-    }
-
-    private static String c(ElementType type) {
-        return switch (type) {
-            case FLOAT -> "float";
-            case FLOAT16 -> "half";
-            default -> throw new IllegalArgumentException("no CUDA C normalisation kernel for " + type);
-        };
-    }
-
-    private static String suffix(ElementType type) {
-        return type == ElementType.FLOAT ? "f32" : "f16";
+        String entry = "row_norm_" + floatSuffix(x);
+        return CudaSource.of(entry, ROW_NORM.replace("NAME", entry), Map.of("T", floatStorage(x), "P", floatStorage(x)));
     }
 }

@@ -1,5 +1,8 @@
 package dev.javaep.cuda.kernel.reduction;
 
+import static dev.javaep.cuda.kernel.CudaSource.floatStorage;
+import static dev.javaep.cuda.kernel.CudaSource.floatSuffix;
+
 import dev.javaep.cuda.kernel.CudaSource;
 import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.spi.ElementType;
@@ -283,22 +286,9 @@ final class ReductionSources {
             #endif
             """;
 
-    /** {@code float} or {@code half}, and the suffix of entry names. */
-    static String cType(ElementType type) {
-        return switch (type) {
-            case FLOAT -> "float";
-            case FLOAT16 -> "half";
-            default -> throw new IllegalArgumentException("no CUDA C reduction kernel for " + type);
-        };
-    }
-
-    private static String suffix(ElementType type) {
-        return type == ElementType.FLOAT ? "f32" : "f16";
-    }
-
     private static Map<String, String> formDefines(Form form, ElementType type) {
         Map<String, String> defines = new HashMap<>();
-        defines.put("T", cType(type));
+        defines.put("T", floatStorage(type));
         defines.put("FORM", String.valueOf(form.ordinal()));
         defines.put("TPR", form == Form.ROWS_BLOCK ? String.valueOf(BLOCK) : "32");
         defines.put("CX", String.valueOf(COLUMNS_X));
@@ -308,7 +298,7 @@ final class ReductionSources {
 
     /** The kernel of {@code reduction} in {@code form} on {@code type}. */
     static CudaSource reduce(Reduction reduction, Form form, ElementType type) {
-        String entry = "reduce_" + reduction.name().toLowerCase() + "_" + form.name().toLowerCase() + "_" + suffix(type);
+        String entry = "reduce_" + reduction.name().toLowerCase() + "_" + form.name().toLowerCase() + "_" + floatSuffix(type);
         Map<String, String> defines = formDefines(form, type);
         defines.put("NAME", entry);
         defines.put("LSE", reduction == Reduction.LOG_SUM_EXP ? "1" : "0");
@@ -334,9 +324,9 @@ final class ReductionSources {
 
     /** ArgMax ({@code max}) or ArgMin on {@code type}. */
     static CudaSource argReduce(boolean max, boolean selectLast, ElementType type) {
-        String entry = (max ? "argmax" : "argmin") + (selectLast ? "_last_" : "_") + suffix(type);
+        String entry = (max ? "argmax" : "argmin") + (selectLast ? "_last_" : "_") + floatSuffix(type);
         Map<String, String> defines = new HashMap<>();
-        defines.put("T", cType(type));
+        defines.put("T", floatStorage(type));
         defines.put("NAME", entry);
         defines.put("MAX", max ? "1" : "0");
         defines.put("SELECT_LAST", selectLast ? "1" : "0");
@@ -345,7 +335,7 @@ final class ReductionSources {
 
     /** Softmax or LogSoftmax ({@code log}) in {@code form} (a rows form or {@link Form#COLUMNS}) on {@code type}. */
     static CudaSource softmax(boolean log, Form form, ElementType type) {
-        String entry = (log ? "log_softmax_" : "softmax_") + form.name().toLowerCase() + "_" + suffix(type);
+        String entry = (log ? "log_softmax_" : "softmax_") + form.name().toLowerCase() + "_" + floatSuffix(type);
         Map<String, String> defines = formDefines(form, type);
         defines.put("NAME", entry);
         defines.put("LOG", log ? "1" : "0");
