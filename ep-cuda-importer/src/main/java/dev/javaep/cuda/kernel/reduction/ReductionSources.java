@@ -92,21 +92,32 @@ final class ReductionSources {
             """;
 
     /**
+     * The opening of a rows-form kernel {@code NAME(y, x, rows, <length>)}: TPR threads per row, blockDim.x / TPR rows
+     * per block, grid-striding over rows; inside the loop, {@code row}, {@code live} (a real row), {@code lane} and
+     * {@code xr} (the row's first element) are set. Reduce and Softmax continue it with their passes over the row.
+     */
+    private static String rowsKernelHead(String length) {
+        return """
+                extern "C" __global__ void NAME(T* y, const T* x, long long rows, long long %1$s) {
+                    __shared__ float shared[32];
+                    const int rowsPerBlock = blockDim.x / TPR;
+                    const int lane = threadIdx.x %% TPR;
+                    for (long long first = (long long) blockIdx.x * rowsPerBlock; first < rows;
+                            first += (long long) gridDim.x * rowsPerBlock) {
+                        long long row = first + threadIdx.x / TPR;
+                        bool live = row < rows;
+                        const T* xr = x + (live ? row : 0) * %1$s;
+                """.formatted(length);
+    }
+
+    /**
      * Reduce ops. Each output is {@code FINISH(combine over its elements of MAP(x)), count)}; LogSumExp first finds
      * the maximum m, then {@code log(sum(exp(x - m))) + m} (m taken as 0 when infinite, so all -inf gives -inf).
      */
     private static final String REDUCE = """
             #if FORM == 0 || FORM == 1
             // [rows, R], R contiguous: TPR threads per row, blockDim.x / TPR rows per block, grid-striding over rows.
-            extern "C" __global__ void NAME(T* y, const T* x, long long rows, long long R) {
-                __shared__ float shared[32];
-                const int rowsPerBlock = blockDim.x / TPR;
-                const int lane = threadIdx.x % TPR;
-                for (long long first = (long long) blockIdx.x * rowsPerBlock; first < rows;
-                        first += (long long) gridDim.x * rowsPerBlock) {
-                    long long row = first + threadIdx.x / TPR;
-                    bool live = row < rows;
-                    const T* xr = x + (live ? row : 0) * R;
+            """ + rowsKernelHead("R") + """
             #if LSE
                     float m = NEG_INF;
                     if (live) for (long long r = lane; r < R; r += TPR) m = maxp(m, ld(xr, r));
@@ -240,15 +251,7 @@ final class ReductionSources {
      */
     private static final String SOFTMAX = """
             #if FORM == 0 || FORM == 1
-            extern "C" __global__ void NAME(T* y, const T* x, long long rows, long long length) {
-                __shared__ float shared[32];
-                const int rowsPerBlock = blockDim.x / TPR;
-                const int lane = threadIdx.x % TPR;
-                for (long long first = (long long) blockIdx.x * rowsPerBlock; first < rows;
-                        first += (long long) gridDim.x * rowsPerBlock) {
-                    long long row = first + threadIdx.x / TPR;
-                    bool live = row < rows;
-                    const T* xr = x + (live ? row : 0) * length;
+            """ + rowsKernelHead("length") + """
                     T* yr = y + (live ? row : 0) * length;
                     float m = NEG_INF;
                     if (live) for (long long i = lane; i < length; i += TPR) m = maxp(m, ld(xr, i));
