@@ -31,9 +31,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -302,30 +299,16 @@ class CudaSubgraphProgramTest extends FakeDeviceTest {
     @Test
     void concurrentRunsAtDifferentShapesEachGetTheirOwnMemory() throws Exception {
         CudaSubgraphProgram program = addReluMul();
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        try {
-            List<Future<?>> runs = new ArrayList<>();
-            for (int t = 0; t < 8; t++) {
-                int thread = t;
-                runs.add(pool.submit(() -> {
-                    device.makeCurrent();
-                    for (int i = 0; i < 200; i++) {
-                        int n = 1 + (thread + i) % 5 * 64;
-                        float[] x = iota(n, 0.5f, thread);
-                        float[] y = iota(n, 0.25f, -i);
-                        try (DeviceRunContext c = run(program, 1, new float[][] {x, y}, new long[] {n}, new long[] {n})) {
-                            assertArrayEquals(addReluMulOnHost(x, y), c.output(0));
-                        }
-                    }
-                    return null;
-                }));
+        Concurrently.onThreads(device, 8, thread -> {
+            for (int i = 0; i < 200; i++) {
+                int n = 1 + (thread + i) % 5 * 64;
+                float[] x = iota(n, 0.5f, thread);
+                float[] y = iota(n, 0.25f, -i);
+                try (DeviceRunContext c = run(program, 1, new float[][] {x, y}, new long[] {n}, new long[] {n})) {
+                    assertArrayEquals(addReluMulOnHost(x, y), c.output(0));
+                }
             }
-            for (Future<?> run : runs) {
-                run.get();
-            }
-        } finally {
-            pool.shutdown();
-        }
+        });
         assertEquals(5, program.cachedPlans());
     }
 
