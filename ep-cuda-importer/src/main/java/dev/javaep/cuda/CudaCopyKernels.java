@@ -41,21 +41,7 @@ final class CudaCopyKernels {
     record HostToDevice(CudaDevice device) implements OpKernel {
         @Override
         public void compute(KernelContext context) {
-            device.makeCurrent();
-            Tensor host = context.input(0);
-            Tensor onDevice = context.output(0, host.shape());
-            long bytes = host.byteSize();
-            CudaTransferCounters.count(true, false, bytes);
-            if (bytes == 0) {
-                return;
-            }
-            long stream = context.computeStream();
-            CudaMemcpyEvent event = FlightRecorder.AVAILABLE ? CudaMemcpyEvent.beginIfRecorded() : null;
-            device.driver().memcpyHtoDAsync(onDevice.data().address(), host.data().address(), bytes, stream);
-            finishWithoutStream(device, stream);
-            if (event != null) {
-                CudaMemcpyEvent.commit(event, bytes, CudaMemcpyEvent.Direction.HOST_TO_DEVICE, device.ordinal(), stream, FROM_HOST);
-            }
+            copy(device, context, CudaMemcpyEvent.Direction.HOST_TO_DEVICE);
         }
     }
 
@@ -63,21 +49,31 @@ final class CudaCopyKernels {
     record DeviceToHost(CudaDevice device) implements OpKernel {
         @Override
         public void compute(KernelContext context) {
-            device.makeCurrent();
-            Tensor onDevice = context.input(0);
-            Tensor host = context.output(0, onDevice.shape());
-            long bytes = onDevice.byteSize();
-            CudaTransferCounters.count(false, true, bytes);
-            if (bytes == 0) {
-                return;
-            }
-            long stream = context.computeStream();
-            CudaMemcpyEvent event = FlightRecorder.AVAILABLE ? CudaMemcpyEvent.beginIfRecorded() : null;
-            device.driver().memcpyDtoHAsync(host.data().address(), onDevice.data().address(), bytes, stream);
-            finishWithoutStream(device, stream);
-            if (event != null) {
-                CudaMemcpyEvent.commit(event, bytes, CudaMemcpyEvent.Direction.DEVICE_TO_HOST, device.ordinal(), stream, TO_HOST);
-            }
+            copy(device, context, CudaMemcpyEvent.Direction.DEVICE_TO_HOST);
+        }
+    }
+
+    /** Input 0 into output 0 of its shape, across the bus in {@code direction}, counted and recorded. */
+    private static void copy(CudaDevice device, KernelContext context, CudaMemcpyEvent.Direction direction) {
+        device.makeCurrent();
+        boolean toDevice = direction == CudaMemcpyEvent.Direction.HOST_TO_DEVICE;
+        Tensor in = context.input(0);
+        Tensor out = context.output(0, in.shape());
+        long bytes = in.byteSize();
+        CudaTransferCounters.count(toDevice, !toDevice, bytes);
+        if (bytes == 0) {
+            return;
+        }
+        long stream = context.computeStream();
+        CudaMemcpyEvent event = FlightRecorder.AVAILABLE ? CudaMemcpyEvent.beginIfRecorded() : null;
+        if (toDevice) {
+            device.driver().memcpyHtoDAsync(out.data().address(), in.data().address(), bytes, stream);
+        } else {
+            device.driver().memcpyDtoHAsync(out.data().address(), in.data().address(), bytes, stream);
+        }
+        finishWithoutStream(device, stream);
+        if (event != null) {
+            CudaMemcpyEvent.commit(event, bytes, direction, device.ordinal(), stream, toDevice ? FROM_HOST : TO_HOST);
         }
     }
 

@@ -148,20 +148,27 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
 
     @Override
     public void waitSemaphore(ImportedSemaphore semaphore, DeviceStream stream, long value) {
-        CudaImportedSemaphore imported = semaphore(semaphore);
-        long cuStream = cudaStream(stream);
-        device.makeCurrent();
-        imported.usedOn(cuStream);
-        driver.waitExternalSemaphoreAsync(imported.handle, value, cuStream);
+        onStream(semaphore, stream, (handle, cuStream) -> driver.waitExternalSemaphoreAsync(handle, value, cuStream));
     }
 
     @Override
     public void signalSemaphore(ImportedSemaphore semaphore, DeviceStream stream, long value) {
+        onStream(semaphore, stream, (handle, cuStream) -> driver.signalExternalSemaphoreAsync(handle, value, cuStream));
+    }
+
+    /** A wait or signal of one semaphore on one CUstream. */
+    @FunctionalInterface
+    private interface SemaphoreCall {
+        void on(long semaphore, long stream);
+    }
+
+    /** Queues {@code call} on {@code stream} with the device current, noting the stream for the semaphore's close. */
+    private void onStream(ImportedSemaphore semaphore, DeviceStream stream, SemaphoreCall call) {
         CudaImportedSemaphore imported = semaphore(semaphore);
         long cuStream = cudaStream(stream);
         device.makeCurrent();
         imported.usedOn(cuStream);
-        driver.signalExternalSemaphoreAsync(imported.handle, value, cuStream);
+        call.on(imported.handle, cuStream);
     }
 
     private static CudaImportedSemaphore semaphore(ImportedSemaphore semaphore) {
@@ -169,7 +176,7 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
             throw new IllegalArgumentException("javaep: the semaphore was not imported by "
                     + JavaCudaExecutionProviderFactory.NAME);
         }
-        if (imported.closed.get()) {
+        if (imported.isClosed()) {
             throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep: the semaphore was released");
         }
         return imported;
@@ -183,12 +190,34 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
         return cudaStream.handle();
     }
 
+    /**
+     * An imported resource, released once: a second close, or one after the context was lost (which took the
+     * driver's objects with it; the app's handle is the app's to close), does nothing.
+     */
+    private abstract class Released {
+        private final AtomicBoolean closed = new AtomicBoolean();
+
+        public final void close() {
+            if (!closed.compareAndSet(false, true) || device.isLost()) {
+                return;
+            }
+            device.makeCurrent();
+            release();
+        }
+
+        final boolean isClosed() {
+            return closed.get();
+        }
+
+        /** Destroys the driver's objects; the device is current. */
+        abstract void release();
+    }
+
     /** The mapped range of one external allocation. */
-    private final class CudaImportedMemory implements ImportedMemory {
+    private final class CudaImportedMemory extends Released implements ImportedMemory {
         private final long external;
         private final long address;
         private final long byteSize;
-        private final AtomicBoolean closed = new AtomicBoolean();
 
         CudaImportedMemory(long external, long address, long byteSize) {
             this.external = external;
@@ -208,11 +237,7 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
 
         /** Runs when the app's handle and every tensor over it are released. */
         @Override
-        public void close() {
-            if (!closed.compareAndSet(false, true) || device.isLost()) {
-                return; // a lost context took the mapping with it; the app's handle is the app's to close
-            }
-            device.makeCurrent();
+        void release() {
             // Kernels queued on a stream ORT or the app still holds may read the range: let them finish.
             driver.ctxSynchronize();
             try {
@@ -224,11 +249,10 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
     }
 
     /** One imported timeline semaphore, and the streams it was used on. */
-    private final class CudaImportedSemaphore implements ImportedSemaphore {
+    private final class CudaImportedSemaphore extends Released implements ImportedSemaphore {
         private final ExternalSemaphoreType type;
         private final long handle;
         private final Set<Long> streams = ConcurrentHashMap.newKeySet();
-        private final AtomicBoolean closed = new AtomicBoolean();
 
         CudaImportedSemaphore(ExternalSemaphoreType type, long handle) {
             this.type = type;
@@ -246,11 +270,7 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
 
         /** cuDestroyExternalSemaphore needs queued waits and signals done: finish the streams that still exist. */
         @Override
-        public void close() {
-            if (!closed.compareAndSet(false, true) || device.isLost()) {
-                return;
-            }
-            device.makeCurrent();
+        void release() {
             for (long stream : streams) {
                 if (CudaStream.isLive(stream)) {
                     driver.streamSynchronize(stream);

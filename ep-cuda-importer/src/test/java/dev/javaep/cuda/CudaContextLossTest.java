@@ -1,8 +1,5 @@
 package dev.javaep.cuda;
 
-import static dev.javaep.cuda.kernel.Groups.fused;
-import static dev.javaep.cuda.kernel.Groups.group;
-import static dev.javaep.cuda.kernel.Groups.node;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,23 +16,14 @@ import dev.javaep.cuda.driver.FakeCuda;
 import dev.javaep.cuda.kernel.CudaSubgraphProgram;
 import dev.javaep.cuda.kernel.DeviceRunContext;
 import dev.javaep.ort.OrtErrorCode;
-import dev.javaep.spi.DataTransfer;
-import dev.javaep.spi.ExternalMemoryDescriptor;
-import dev.javaep.spi.ExternalMemoryType;
-import dev.javaep.spi.MemoryKind;
-import dev.javaep.spi.MemoryLocation;
-import dev.javaep.spi.StreamNotification;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 /**
  * A GPU fault stays contained, against the stand-in libcuda (whose {@code fault_store} kernel loses its
@@ -70,11 +58,6 @@ class CudaContextLossTest {
         fake.loseContext(0);
     }
 
-    private CudaSubgraphProgram addRelu(CudaDevice on) {
-        return CudaSubgraphProgram.compile(group(node("Add", List.of("x", "y"), "sum"), node("Relu", List.of("sum"), "out")),
-                fused(List.of("x", "y"), List.of("out")), on);
-    }
-
     private DeviceRunContext runContext(CudaDriver d, long stream) {
         return new DeviceRunContext(d, stream, 1, new float[][] {{-1, 2}, {0.5f, 0.5f}}, new long[][] {{2}, {2}});
     }
@@ -96,16 +79,9 @@ class CudaContextLossTest {
 
     @Test
     void aFaultSurfacesOnceAndEveryLaterCallFailsFast() {
-        CudaStream stream = new CudaStream(device);
-        CudaDeviceAllocator allocator = new CudaDeviceAllocator(device);
-        CudaPinnedAllocator pinned = new CudaPinnedAllocator(device);
-        long before = allocator.allocate(64, stream.handle());
-        long pinnedBefore = pinned.allocate(64);
-        StreamNotification notification = stream.createNotification();
-        JavaCudaExecutionProvider ep = new JavaCudaExecutionProvider(device);
-        CudaSubgraphProgram program = addRelu(device);
-        DeviceRunContext context = runContext(driver, stream.handle());
-        program.compute(context);
+        LossFixture held = LossFixture.open(device);
+        CudaStream stream = held.stream();
+        DeviceRunContext context = held.context();
         assertArrayEquals(new float[] {0, 2.5f}, context.output(0), "works before the fault");
 
         FaultingKernel.launch(device, stream.handle());
@@ -122,52 +98,28 @@ class CudaContextLossTest {
         assertEquals("a kernel faulted", loss.cause());
         long callsSoFar = fake.callsInLostContext();
 
-        CudaDataTransfer transfer = new CudaDataTransfer(Map.of(0, device));
-        MemoryLocation gpu = JavaCudaExecutionProviderFactory.memorySpace(0, MemoryKind.DEVICE).location();
-        CudaExternalResourceImporter importer = new CudaExternalResourceImporter(device, false);
-        Map<String, Executable> laterCalls = new LinkedHashMap<>();
-        laterCalls.put("Flush", stream::flush);
-        laterCalls.put("AllocOnStream", () -> allocator.allocate(64, stream.handle()));
-        laterCalls.put("Alloc", () -> allocator.allocate(64));
-        laterCalls.put("pinned Alloc", () -> pinned.allocate(64));
-        laterCalls.put("CopyTensors", () -> transfer.copy(List.of(
-                new DataTransfer.Copy(pinnedBefore, MemoryLocation.HOST, before, gpu, 64, stream.handle()))));
-        laterCalls.put("CreateSyncStreamForDevice", () -> new CudaStream(device));
-        laterCalls.put("notification Activate", notification::activate);
-        laterCalls.put("notification WaitOnDevice", () -> notification.waitOnDevice(stream.handle()));
-        laterCalls.put("Compute", () -> program.compute(context));
+        Map<String, Runnable> laterCalls = held.laterCalls(new CudaExternalResourceImporter(device, false));
+        laterCalls.put("notification WaitOnDevice", () -> held.notification().waitOnDevice(stream.handle()));
         laterCalls.put("MemcpyToHost", () -> new CudaCopyKernels.DeviceToHost(device).compute(context));
-        laterCalls.put("CreateEp", () -> new JavaCudaExecutionProvider(device));
-        laterCalls.put("Sync", ep::synchronize);
-        laterCalls.put("ImportMemory", () -> importer.importMemory(
-                new ExternalMemoryDescriptor(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, 1_000_000, 4096, 0)));
         laterCalls.put("another CudaDevice on the same context", () -> CudaDevice.open(driver, 0).makeCurrent());
         laterCalls.forEach((call, executable) -> {
-            CudaContextLostException e = assertThrows(CudaContextLostException.class, executable, call);
+            CudaContextLostException e = assertThrows(CudaContextLostException.class, executable::run, call);
             assertEquals(LOST.formatted("cuStreamSynchronize"), e.getMessage(), call);
             assertEquals(OrtErrorCode.EP_FAIL, e.code(), call);
             assertEquals(loss, e.loss());
         });
         assertEquals(callsSoFar, fake.callsInLostContext(), "no later call reached the lost context");
 
-        assertDoesNotThrow(() -> {
-            allocator.free(before);
-            pinned.free(pinnedBefore);
-            notification.close();
-            stream.close();
-            allocator.close();
-            pinned.close();
-            program.close();
-            ep.close();
-        }, "releases after the loss are quiet");
+        assertDoesNotThrow(held::release, "releases after the loss are quiet");
         assertEquals(callsSoFar, fake.callsInLostContext(), "and make no CUDA calls");
-        assertThrows(IllegalArgumentException.class, () -> allocator.free(before), "the bookkeeping still holds");
+        assertThrows(IllegalArgumentException.class, () -> held.allocator().free(held.deviceBuffer()),
+                "the bookkeeping still holds");
     }
 
     @Test
     void aFaultThatSurfacesInsideARunFailsThatRunAndFastAfter() {
         CudaStream stream = new CudaStream(device);
-        CudaSubgraphProgram program = addRelu(device);
+        CudaSubgraphProgram program = LossFixture.addRelu(device);
         DeviceRunContext context = runContext(driver, stream.handle());
 
         FaultingKernel.launch(device, stream.handle());
@@ -202,7 +154,7 @@ class CudaContextLossTest {
             CudaDeviceAllocator allocator = new CudaDeviceAllocator(other);
             allocator.free(allocator.allocate(256, otherStream.handle()));
             DeviceRunContext context = runContext(driver, otherStream.handle());
-            addRelu(other).compute(context);
+            LossFixture.addRelu(other).compute(context);
             assertArrayEquals(new float[] {0, 2.5f}, context.output(0));
             context.close();
             otherStream.close(); // (the stand-in has no cuMemPoolTrimTo, which the allocator's close calls)

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.spi.ElementType;
-import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -16,30 +15,6 @@ import org.junit.jupiter.api.Test;
 /** MemcpyFromHost and MemcpyToHost on GPU 0: a round trip through device memory on a stream, from pageable and from pinned host memory. */
 @Tag("gpu")
 class CudaCopyKernelsGpuTest {
-    private record Plain(ElementType elementType, long[] shape, MemorySegment data) implements Tensor {}
-
-    private record Context(Tensor in, Tensor out, long computeStream) implements KernelContext {
-        @Override
-        public int inputCount() {
-            return 1;
-        }
-
-        @Override
-        public int outputCount() {
-            return 1;
-        }
-
-        @Override
-        public Tensor input(int index) {
-            return in;
-        }
-
-        @Override
-        public Tensor output(int index, long[] shape) {
-            return out;
-        }
-    }
-
     @Test
     void roundTripThroughTheDeviceOnAStream() {
         CudaDriver driver = GpuOrSkip.driver();
@@ -56,21 +31,23 @@ class CudaCopyKernelsGpuTest {
             long onDevice = driver.memAlloc(4L * n);
             long pinned = driver.memAllocHost(4L * n);
             try {
-                Tensor device0 = new Plain(ElementType.FLOAT, shape, MemorySegment.ofAddress(onDevice));
                 // pageable → device → pinned
-                Tensor pageable = new Plain(ElementType.FLOAT, shape, arena.allocateFrom(JAVA_FLOAT, values));
-                new CudaCopyKernels.HostToDevice(device).compute(new Context(pageable, device0, stream));
-                Tensor pinnedOut = new Plain(ElementType.FLOAT, shape, MemorySegment.ofAddress(pinned).reinterpret(4L * n));
-                new CudaCopyKernels.DeviceToHost(device).compute(new Context(device0, pinnedOut, stream));
+                Tensor pageable = new CopyContext.Plain(ElementType.FLOAT, shape, arena.allocateFrom(JAVA_FLOAT, values));
+                CopyContext up = new CopyContext(pageable, bytes -> MemorySegment.ofAddress(onDevice), stream);
+                new CudaCopyKernels.HostToDevice(device).compute(up);
+                Tensor device0 = up.output();
+                CopyContext down = new CopyContext(device0, bytes -> MemorySegment.ofAddress(pinned).reinterpret(bytes), stream);
+                new CudaCopyKernels.DeviceToHost(device).compute(down);
                 driver.streamSynchronize(stream);
+                Tensor pinnedOut = down.output();
                 assertArrayEquals(values, pinnedOut.data().toArray(JAVA_FLOAT));
                 // pinned → device → pageable
                 driver.memsetD32Async(onDevice, 0, n, stream);
-                new CudaCopyKernels.HostToDevice(device).compute(new Context(pinnedOut, device0, stream));
-                Tensor back = new Plain(ElementType.FLOAT, shape, arena.allocate(4L * n, 16));
-                new CudaCopyKernels.DeviceToHost(device).compute(new Context(device0, back, stream));
+                new CudaCopyKernels.HostToDevice(device).compute(new CopyContext(pinnedOut, bytes -> MemorySegment.ofAddress(onDevice), stream));
+                CopyContext back = new CopyContext(device0, bytes -> arena.allocate(bytes, 16), stream);
+                new CudaCopyKernels.DeviceToHost(device).compute(back);
                 driver.streamSynchronize(stream);
-                assertArrayEquals(values, back.data().toArray(JAVA_FLOAT));
+                assertArrayEquals(values, back.output().data().toArray(JAVA_FLOAT));
             } finally {
                 driver.memFree(onDevice);
                 driver.memFreeHost(pinned);

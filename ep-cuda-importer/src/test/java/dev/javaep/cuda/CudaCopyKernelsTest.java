@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.FakeCuda;
 import dev.javaep.spi.ElementType;
-import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.KernelDefinition;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.OpKernel;
@@ -20,66 +17,11 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.LongFunction;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The copy kernels ORT inserts at CPU↔JavaCuda edges: what they declare to ORT's registry, and that they copy on the Run's stream. */
-class CudaCopyKernelsTest {
+class CudaCopyKernelsTest extends FakeDeviceTest {
     private static final long STREAM = 0x5C0;
-
-    private static FakeCuda fake;
-    private static CudaDriver driver;
-    private static CudaDevice device;
-
-    @BeforeAll
-    static void fakeDevice() {
-        fake = FakeCuda.build();
-        fake.loseContext(0);
-        driver = fake.driver();
-        device = new CudaDevice(driver, driver.deviceInfo(0));
-    }
-
-    @AfterAll
-    static void close() {
-        device.close();
-    }
-
-    private record Plain(ElementType elementType, long[] shape, MemorySegment data) implements Tensor {}
-
-    /** One Compute of a copy node: the input given, the output made where {@code allocate} puts it. */
-    private record CopyContext(Tensor in, LongFunction<MemorySegment> allocate, Tensor[] out) implements KernelContext {
-        CopyContext(Tensor in, LongFunction<MemorySegment> allocate) {
-            this(in, allocate, new Tensor[1]);
-        }
-
-        @Override
-        public int inputCount() {
-            return 1;
-        }
-
-        @Override
-        public int outputCount() {
-            return 1;
-        }
-
-        @Override
-        public Tensor input(int index) {
-            return in;
-        }
-
-        @Override
-        public Tensor output(int index, long[] shape) {
-            out[0] = new Plain(in.elementType(), shape, allocate.apply(in.byteSize()));
-            return out[0];
-        }
-
-        @Override
-        public long computeStream() {
-            return STREAM;
-        }
-    }
 
     private static Node copyNode(String op) {
         ValueInfo v = new ValueInfo("x", ElementType.FLOAT, new long[] {4}, true);
@@ -116,22 +58,22 @@ class CudaCopyKernelsTest {
         List<KernelDefinition> kernels = CudaCopyKernels.definitions(device);
         float[] values = {1.5f, -2f, 3.25f, 1e-30f, 7f};
         try (Arena arena = Arena.ofConfined()) {
-            Tensor host = new Plain(ElementType.FLOAT, new long[] {5}, arena.allocateFrom(JAVA_FLOAT, values));
+            Tensor host = new CopyContext.Plain(ElementType.FLOAT, new long[] {5}, arena.allocateFrom(JAVA_FLOAT, values));
             CudaTransferCounters.Snapshot before = CudaTransferCounters.snapshot();
-            CopyContext up = new CopyContext(host, bytes -> MemorySegment.ofAddress(driver.memAlloc(bytes)));
+            CopyContext up = new CopyContext(host, bytes -> MemorySegment.ofAddress(driver.memAlloc(bytes)), STREAM);
             try (OpKernel fromHost = kernels.get(0).factory().create(null)) {
                 fromHost.compute(up);
             }
             assertEquals(STREAM, fake.last(K_STREAM), "queued on the Run's stream");
-            Tensor onDevice = up.out()[0];
+            Tensor onDevice = up.output();
             assertArrayEquals(new long[] {5}, onDevice.shape());
 
-            CopyContext down = new CopyContext(onDevice, bytes -> arena.allocate(bytes, 16));
+            CopyContext down = new CopyContext(onDevice, bytes -> arena.allocate(bytes, 16), STREAM);
             try (OpKernel toHost = kernels.get(1).factory().create(null)) {
                 toHost.compute(down);
             }
             assertEquals(STREAM, fake.last(K_STREAM));
-            assertArrayEquals(values, down.out()[0].data().toArray(JAVA_FLOAT));
+            assertArrayEquals(values, down.output().data().toArray(JAVA_FLOAT));
             CudaTransferCounters.Snapshot after = CudaTransferCounters.snapshot();
             assertEquals(1, after.hostToDevice() - before.hostToDevice());
             assertEquals(1, after.deviceToHost() - before.deviceToHost());
@@ -144,10 +86,10 @@ class CudaCopyKernelsTest {
     void anEmptyTensorIsNotCopied() {
         device.makeCurrent();
         driver.memsetD8Async(0, (byte) 0, 0, 0x5EED); // marks the stream the fake saw last
-        Tensor empty = new Plain(ElementType.INT64, new long[] {0, 3}, MemorySegment.NULL);
-        CopyContext up = new CopyContext(empty, bytes -> MemorySegment.NULL);
+        Tensor empty = new CopyContext.Plain(ElementType.INT64, new long[] {0, 3}, MemorySegment.NULL);
+        CopyContext up = new CopyContext(empty, bytes -> MemorySegment.NULL, STREAM);
         new CudaCopyKernels.HostToDevice(device).compute(up);
-        assertArrayEquals(new long[] {0, 3}, up.out()[0].shape());
+        assertArrayEquals(new long[] {0, 3}, up.output().shape());
         assertEquals(0x5EED, fake.last(K_STREAM), "no copy reached the driver");
     }
 }

@@ -44,8 +44,7 @@ public final class Cudnn {
     public static final int BACKWARD_DATA_ALGORITHMS = 6;
 
     private static final List<String> NAMES = List.of("libcudnn.so.9");
-    private static final Object LOCK = new Object();
-    private static volatile Optional<Cudnn> found;
+    private static final NativeLibraryFinder.Once<Cudnn> FOUND = new NativeLibraryFinder.Once<>(Cudnn::load);
     private static volatile String absence = "";
 
     private final String description;
@@ -124,16 +123,7 @@ public final class Cudnn {
 
     /** cuDNN, loaded once per process; empty (with {@link #absenceReason}) when it is not installed. */
     public static Optional<Cudnn> find() {
-        Optional<Cudnn> result = found;
-        if (result == null) {
-            synchronized (LOCK) {
-                result = found;
-                if (result == null) {
-                    found = result = load();
-                }
-            }
-        }
-        return result;
+        return FOUND.get();
     }
 
     /** Why {@link #find} is empty: what was tried. */

@@ -13,6 +13,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import dev.javaep.ort.Platform;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -334,13 +335,7 @@ public final class CudaDriver {
 
     /** {@code cuCtxSynchronize}: waits for all work of the current context. */
     public void ctxSynchronize() {
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuCtxSynchronize).invokeExact();
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuCtxSynchronize, r);
+        call(CudaFunction.cuCtxSynchronize, h -> (int) h.invokeExact());
     }
 
     // ---- streams and events -----------------------------------------------------------------
@@ -406,9 +401,7 @@ public final class CudaDriver {
 
     /** {@code cuMemAlloc_v2}: device memory in the current context. */
     public long memAlloc(long bytes) {
-        MemorySegment s = scratch();
-        check(CudaFunction.cuMemAlloc, invoke(CudaFunction.cuMemAlloc, s.address() + OUT0, bytes));
-        return s.get(JAVA_LONG, OUT0);
+        return allocation(CudaFunction.cuMemAlloc, bytes);
     }
 
     /** {@code cuMemFree_v2}; also frees what {@link #externalMemoryGetMappedBuffer} mapped. */
@@ -430,9 +423,7 @@ public final class CudaDriver {
 
     /** {@code cuMemAllocHost_v2}: page-locked host memory (what makes async copies truly asynchronous). */
     public long memAllocHost(long bytes) {
-        MemorySegment s = scratch();
-        check(CudaFunction.cuMemAllocHost, invoke(CudaFunction.cuMemAllocHost, s.address() + OUT0, bytes));
-        return s.get(JAVA_LONG, OUT0);
+        return allocation(CudaFunction.cuMemAllocHost, bytes);
     }
 
     /** {@code cuMemFreeHost}. */
@@ -462,14 +453,8 @@ public final class CudaDriver {
     public void memPoolSetReleaseThreshold(long pool, long bytes) {
         MemorySegment s = scratch();
         s.set(JAVA_LONG, OUT0, bytes);
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuMemPoolSetAttribute)
-                    .invokeExact(pool, CudaConstants.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, s.address() + OUT0);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuMemPoolSetAttribute, r);
+        call(CudaFunction.cuMemPoolSetAttribute, h -> (int) h.invokeExact(pool,
+                CudaConstants.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, s.address() + OUT0));
     }
 
     /** {@code cuMemPoolTrimTo}: releases unused pool memory down to {@code minBytesToKeep}. */
@@ -504,47 +489,23 @@ public final class CudaDriver {
     /** {@code cuMemcpyHtoD_v2}: synchronous, from any native segment; for tests and tools. */
     public void memcpyHtoD(long dst, MemorySegment src, long bytes) {
         requireBytes(src, bytes, "src");
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuMemcpyHtoD).invokeExact(dst, src, bytes);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuMemcpyHtoD, r);
+        call(CudaFunction.cuMemcpyHtoD, h -> (int) h.invokeExact(dst, src, bytes));
     }
 
     /** {@code cuMemcpyDtoH_v2}: synchronous, into any native segment; for tests and tools. */
     public void memcpyDtoH(MemorySegment dst, long src, long bytes) {
         requireBytes(dst, bytes, "dst");
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuMemcpyDtoH).invokeExact(dst, src, bytes);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuMemcpyDtoH, r);
+        call(CudaFunction.cuMemcpyDtoH, h -> (int) h.invokeExact(dst, src, bytes));
     }
 
     /** {@code cuMemsetD8Async}: {@code count} bytes. */
     public void memsetD8Async(long dst, byte value, long count, long stream) {
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuMemsetD8Async).invokeExact(dst, value, count, stream);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuMemsetD8Async, r);
+        call(CudaFunction.cuMemsetD8Async, h -> (int) h.invokeExact(dst, value, count, stream));
     }
 
     /** {@code cuMemsetD32Async}: {@code count} 32-bit words; {@code dst} must be 4-byte aligned. */
     public void memsetD32Async(long dst, int value, long count, long stream) {
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuMemsetD32Async).invokeExact(dst, value, count, stream);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuMemsetD32Async, r);
+        call(CudaFunction.cuMemsetD32Async, h -> (int) h.invokeExact(dst, value, count, stream));
     }
 
     // ---- modules and launches ---------------------------------------------------------------
@@ -619,14 +580,8 @@ public final class CudaDriver {
     public void launchKernel(long function, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
             int sharedMemBytes, long stream, MemorySegment kernelParams) {
         MemorySegment params = kernelParams == null ? MemorySegment.NULL : kernelParams;
-        int r;
-        try {
-            r = (int) symbols.handle(CudaFunction.cuLaunchKernel).invokeExact(function, gridX, gridY, gridZ,
-                    blockX, blockY, blockZ, sharedMemBytes, stream, params, MemorySegment.NULL);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(CudaFunction.cuLaunchKernel, r);
+        call(CudaFunction.cuLaunchKernel, h -> (int) h.invokeExact(function, gridX, gridY, gridZ, blockX, blockY,
+                blockZ, sharedMemBytes, stream, params, MemorySegment.NULL));
     }
 
     // ---- external resource interop ----------------------------------------------------------
@@ -638,11 +593,8 @@ public final class CudaDriver {
      * @param flags {@link CudaConstants#CUDA_EXTERNAL_MEMORY_DEDICATED} for a dedicated allocation, else 0
      */
     public long importExternalMemoryFd(int fd, long size, int flags) {
-        MemorySegment s = scratchStruct(EXTERNAL_MEMORY_HANDLE_DESC.byteSize());
-        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_TYPE, CudaHandleTypes.MEMORY_OPAQUE_FD);
+        MemorySegment s = externalMemoryDesc(CudaHandleTypes.MEMORY_OPAQUE_FD, size, flags);
         s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_FD, fd);
-        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_SIZE, size);
-        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_FLAGS, flags);
         return importStruct(CudaFunction.cuImportExternalMemory, s);
     }
 
@@ -655,12 +607,9 @@ public final class CudaDriver {
      * @param flags {@link CudaConstants#CUDA_EXTERNAL_MEMORY_DEDICATED} for D3D12_RESOURCE, else 0
      */
     public long importExternalMemoryWin32(int cudaHandleType, long handle, long namePtr, long size, int flags) {
-        MemorySegment s = scratchStruct(EXTERNAL_MEMORY_HANDLE_DESC.byteSize());
-        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_TYPE, cudaHandleType);
-        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_WIN32_HANDLE, handle);
-        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_WIN32_NAME, namePtr);
-        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_SIZE, size);
-        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_FLAGS, flags);
+        MemorySegment s = externalMemoryDesc(cudaHandleType, size, flags);
+        win32Handle(s, CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_WIN32_HANDLE, CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_WIN32_NAME,
+                handle, namePtr);
         return importStruct(CudaFunction.cuImportExternalMemory, s);
     }
 
@@ -687,18 +636,16 @@ public final class CudaDriver {
      * {@code SEMAPHORE_TIMELINE_SEMAPHORE_FD}); like memory, the driver owns the fd after success.
      */
     public long importExternalSemaphoreFd(int cudaHandleType, int fd) {
-        MemorySegment s = scratchStruct(EXTERNAL_SEMAPHORE_HANDLE_DESC.byteSize());
-        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_TYPE, cudaHandleType);
+        MemorySegment s = externalSemaphoreDesc(cudaHandleType);
         s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_FD, fd);
         return importStruct(CudaFunction.cuImportExternalSemaphore, s);
     }
 
     /** {@code cuImportExternalSemaphore} of a Windows handle (D3D12_FENCE, TIMELINE_SEMAPHORE_WIN32, ...); not transferred. */
     public long importExternalSemaphoreWin32(int cudaHandleType, long handle, long namePtr) {
-        MemorySegment s = scratchStruct(EXTERNAL_SEMAPHORE_HANDLE_DESC.byteSize());
-        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_TYPE, cudaHandleType);
-        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_WIN32_HANDLE, handle);
-        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_WIN32_NAME, namePtr);
+        MemorySegment s = externalSemaphoreDesc(cudaHandleType);
+        win32Handle(s, CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_WIN32_HANDLE,
+                CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_WIN32_NAME, handle, namePtr);
         return importStruct(CudaFunction.cuImportExternalSemaphore, s);
     }
 
@@ -723,13 +670,36 @@ public final class CudaDriver {
 
     private void semaphoreOp(CudaFunction function, MemorySegment s, long sem, long stream) {
         s.set(JAVA_LONG, SEMAPHORE_ARRAY, sem);
-        int r;
-        try {
-            r = (int) symbols.handle(function).invokeExact(s.address() + SEMAPHORE_ARRAY, s.address() + STRUCT, 1, stream);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(function, r);
+        call(function, h -> (int) h.invokeExact(s.address() + SEMAPHORE_ARRAY, s.address() + STRUCT, 1, stream));
+    }
+
+    /** A zeroed {@code CUDA_EXTERNAL_MEMORY_HANDLE_DESC} in the scratch, its type, size and flags set. */
+    private static MemorySegment externalMemoryDesc(int cudaHandleType, long size, int flags) {
+        MemorySegment s = scratchStruct(EXTERNAL_MEMORY_HANDLE_DESC.byteSize());
+        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_TYPE, cudaHandleType);
+        s.set(JAVA_LONG, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_SIZE, size);
+        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_FLAGS, flags);
+        return s;
+    }
+
+    /** A zeroed {@code CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC} in the scratch, its type set. */
+    private static MemorySegment externalSemaphoreDesc(int cudaHandleType) {
+        MemorySegment s = scratchStruct(EXTERNAL_SEMAPHORE_HANDLE_DESC.byteSize());
+        s.set(JAVA_INT, STRUCT + CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_TYPE, cudaHandleType);
+        return s;
+    }
+
+    /** The {@code handle.win32} union member of a handle description: a handle, or the address of a name. */
+    private static void win32Handle(MemorySegment s, long handleOffset, long nameOffset, long handle, long namePtr) {
+        s.set(JAVA_LONG, STRUCT + handleOffset, handle);
+        s.set(JAVA_LONG, STRUCT + nameOffset, namePtr);
+    }
+
+    /** {@code (pointer *out, size_t bytes)}: the synchronous allocation functions. */
+    private long allocation(CudaFunction function, long bytes) {
+        MemorySegment s = scratch();
+        check(function, invoke(function, s.address() + OUT0, bytes));
+        return s.get(JAVA_LONG, OUT0);
     }
 
     /** {@code (handle *out, const desc *)}: the import functions. */
@@ -754,7 +724,24 @@ public final class CudaDriver {
 
     // Calls by C shape (long: a pointer, handle or size; int: a CUdevice, flag or count), each one invokeExact that
     // returns the CUresult; one line each, as they differ in nothing but the shape. A shape used once invokes its
-    // handle where it is used.
+    // handle where it is used, through call().
+
+    /** One driver call through {@code function}'s handle, answering its CUresult. */
+    @FunctionalInterface
+    private interface Call {
+        int on(MethodHandle handle) throws Throwable;
+    }
+
+    /** Calls {@code function} and checks its result: the calls whose argument types no {@code invoke} below takes. */
+    private void call(CudaFunction function, Call call) {
+        int r;
+        try {
+            r = call.on(symbols.handle(function));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(function, r);
+    }
 
     private int invokeLong(CudaFunction function, long a) {
         try { return (int) symbols.handle(function).invokeExact(a); } catch (Throwable t) { throw rethrow(t); }

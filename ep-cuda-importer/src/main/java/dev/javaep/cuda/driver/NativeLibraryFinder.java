@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * Finds one of NVIDIA's optional libraries (NVRTC, cuDNN): the path a system property or environment variable names, then the
@@ -19,6 +21,32 @@ public final class NativeLibraryFinder {
 
     /** What {@link #find} found: the bound library and what was loaded, or nothing and what was tried. */
     public record Outcome<T>(T library, String description, List<String> tried) {}
+
+    /**
+     * A library looked for once per process, on first use, by whichever thread asks first; the others wait for
+     * that search and share its answer (a missing library stays missing until the process restarts).
+     */
+    public static final class Once<T> {
+        private final Supplier<Optional<T>> search;
+        private volatile Optional<T> found;
+
+        public Once(Supplier<Optional<T>> search) {
+            this.search = search;
+        }
+
+        public Optional<T> get() {
+            Optional<T> result = found;
+            if (result == null) {
+                synchronized (this) {
+                    result = found;
+                    if (result == null) {
+                        found = result = search.get();
+                    }
+                }
+            }
+            return result;
+        }
+    }
 
     public static <T> Outcome<T> find(String property, String environment, List<String> names, List<String> folders,
                                List<Path> preload, BiFunction<SymbolLookup, String, T> bind) {

@@ -32,8 +32,7 @@ public final class Nvrtc {
     private static final List<String> LINUX_NAMES = List.of("libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so");
     private static final List<String> WINDOWS_NAMES = List.of("nvrtc64_130_0.dll", "nvrtc64_120_0.dll");
 
-    private static final Object LOCK = new Object();
-    private static volatile Optional<Nvrtc> found;
+    private static final NativeLibraryFinder.Once<Nvrtc> FOUND = new NativeLibraryFinder.Once<>(Nvrtc::load);
     private static volatile String absence;
 
     private final String description;
@@ -77,16 +76,7 @@ public final class Nvrtc {
 
     /** NVRTC, loaded once per process; empty (with {@link #absenceReason}) when it is not installed. */
     public static Optional<Nvrtc> find() {
-        Optional<Nvrtc> result = found;
-        if (result == null) {
-            synchronized (LOCK) {
-                result = found;
-                if (result == null) {
-                    found = result = load();
-                }
-            }
-        }
-        return result;
+        return FOUND.get();
     }
 
     /** Why {@link #find} is empty: what was tried and what to do. */

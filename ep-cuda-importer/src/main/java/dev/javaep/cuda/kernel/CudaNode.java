@@ -35,12 +35,18 @@ public abstract class CudaNode implements CompiledNode {
     }
 
     protected Tensor floatInput(KernelContext context, int index) {
+        return typedInput(context, index, ElementType.FLOAT);
+    }
+
+    /** Input {@code index}, present and of the {@code type} the node's kernel was built for. */
+    protected Tensor typedInput(KernelContext context, int index, ElementType type) {
         Tensor t = context.input(index);
         if (t == null) {
             throw new IllegalArgumentException(op + ": input " + index + " is missing");
         }
-        if (t.elementType() != ElementType.FLOAT) {
-            throw new IllegalArgumentException(op + ": input " + index + " is " + t.elementType() + ", the kernel is float32");
+        if (t.elementType() != type) {
+            throw new IllegalArgumentException(op + ": input " + index + " is " + t.elementType()
+                    + ", the kernel was built for " + type);
         }
         return t;
     }

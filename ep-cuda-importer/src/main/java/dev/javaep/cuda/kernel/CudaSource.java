@@ -1,5 +1,6 @@
 package dev.javaep.cuda.kernel;
 
+import dev.javaep.spi.ElementType;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -35,6 +36,23 @@ public record CudaSource(String entry, String code) {
             #define GRID_STRIDE(i, n) for (long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x; i < (n); \\
                     i += (long long) blockDim.x * gridDim.x)
             """;
+
+    /**
+     * The C storage type of a float kernel's {@code type}, {@code float} or {@code half}: the families that compute
+     * in float (normalisation, reductions, resampling, matrix products) are written for these two.
+     */
+    public static String floatStorage(ElementType type) {
+        return switch (type) {
+            case FLOAT -> "float";
+            case FLOAT16 -> "half";
+            default -> throw new IllegalArgumentException("no CUDA C float kernel stores " + type);
+        };
+    }
+
+    /** The entry-name suffix of a float kernel's {@code type}: {@code f32}, or {@code f16} for half. */
+    public static String floatSuffix(ElementType type) {
+        return type == ElementType.FLOAT ? "f32" : "f16";
+    }
 
     /** A kernel whose source is {@code body}, specialised by {@code defines} (e.g. {@code T -> half}). */
     public static CudaSource of(String entry, String body, Map<String, String> defines) {

@@ -80,26 +80,25 @@ public final class KernelArguments {
      * {@code Dims} ({@code struct { long long d[8]; }}) for shapes and strides.
      */
     public KernelArguments longs(long[] values, int count) {
-        if (values.length > count) {
-            throw new IllegalArgumentException(values.length + " values for a struct of " + count);
-        }
-        long offset = slot(count * 8L, 8);
-        for (int i = 0; i < count; i++) {
-            memory.set(ValueLayout.JAVA_LONG, offset + i * 8L, i < values.length ? values[i] : 0);
-        }
+        MemorySegment.copy(values, 0, struct(values.length, count, ValueLayout.JAVA_LONG), ValueLayout.JAVA_LONG, 0,
+                values.length);
         return this;
     }
 
     /** A by-value struct of {@code count} floats, {@code values} first then zeros. */
     public KernelArguments floats(float[] values, int count) {
-        if (values.length > count) {
-            throw new IllegalArgumentException(values.length + " values for a struct of " + count);
-        }
-        long offset = slot(count * 4L, 8);
-        for (int i = 0; i < count; i++) {
-            memory.set(ValueLayout.JAVA_FLOAT, offset + i * 4L, i < values.length ? values[i] : 0f);
-        }
+        MemorySegment.copy(values, 0, struct(values.length, count, ValueLayout.JAVA_FLOAT), ValueLayout.JAVA_FLOAT, 0,
+                values.length);
         return this;
+    }
+
+    /** The zeroed slot of a struct of {@code count} elements, 8-byte aligned, to be given {@code length} values. */
+    private MemorySegment struct(int length, int count, ValueLayout element) {
+        if (length > count) {
+            throw new IllegalArgumentException(length + " values for a struct of " + count);
+        }
+        long bytes = count * element.byteSize();
+        return memory.asSlice(slot(bytes, 8), bytes).fill((byte) 0);
     }
 
     public MemorySegment pointers() {

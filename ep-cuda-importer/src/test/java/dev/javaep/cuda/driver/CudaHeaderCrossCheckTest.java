@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.lang.foreign.GroupLayout;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemoryLayout.PathElement;
+import java.lang.foreign.StructLayout;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
@@ -25,6 +29,41 @@ import org.junit.jupiter.api.Test;
 class CudaHeaderCrossCheckTest {
 
     private static Map<String, String> header;
+
+    /**
+     * Every struct of {@link CudaStructs} by its C name with its size, and each named member (padding has no name)
+     * as {@code STRUCT.path} with its offset: what the probe asks gcc about, so no member goes unchecked.
+     */
+    private static final Map<String, Long> JAVA_LAYOUTS = javaLayouts(CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC,
+            CudaStructs.EXTERNAL_MEMORY_BUFFER_DESC, CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC,
+            CudaStructs.EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, CudaStructs.EXTERNAL_SEMAPHORE_WAIT_PARAMS);
+
+    private static Map<String, Long> javaLayouts(StructLayout... structs) {
+        Map<String, Long> layouts = new LinkedHashMap<>();
+        for (StructLayout struct : structs) {
+            String name = struct.name().orElseThrow();
+            layouts.put(name, struct.byteSize());
+            members(struct, struct, name, List.of(), layouts);
+        }
+        return layouts;
+    }
+
+    private static void members(StructLayout struct, GroupLayout group, String prefix, List<PathElement> path,
+                                Map<String, Long> into) {
+        for (MemoryLayout member : group.memberLayouts()) {
+            if (member.name().isEmpty()) {
+                continue;
+            }
+            String name = prefix + "." + member.name().get();
+            List<PathElement> memberPath = new ArrayList<>(path);
+            memberPath.add(PathElement.groupElement(member.name().get()));
+            if (member instanceof GroupLayout inner) {
+                members(struct, inner, name, memberPath, into);
+            } else {
+                into.put(name, struct.byteOffset(memberPath.toArray(PathElement[]::new)));
+            }
+        }
+    }
 
     @BeforeAll
     static void compileProbe() throws IOException {
@@ -58,38 +97,12 @@ class CudaHeaderCrossCheckTest {
                     : "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_" + constant.substring("SEMAPHORE_".length());
             c.append("    VALUE(\"").append(constant).append("\", ").append(cName).append(");\n");
         }
+        for (String member : JAVA_LAYOUTS.keySet()) {
+            int dot = member.indexOf('.');
+            c.append(dot < 0 ? "    SIZE(" + member + ");\n"
+                    : "    FIELD(" + member.substring(0, dot) + ", " + member.substring(dot + 1) + ");\n");
+        }
         c.append("""
-                    SIZE(CUDA_EXTERNAL_MEMORY_HANDLE_DESC);
-                    FIELD(CUDA_EXTERNAL_MEMORY_HANDLE_DESC, type);
-                    FIELD(CUDA_EXTERNAL_MEMORY_HANDLE_DESC, handle.fd);
-                    FIELD(CUDA_EXTERNAL_MEMORY_HANDLE_DESC, handle.win32.handle);
-                    FIELD(CUDA_EXTERNAL_MEMORY_HANDLE_DESC, handle.win32.name);
-                    FIELD(CUDA_EXTERNAL_MEMORY_HANDLE_DESC, size);
-                    FIELD(CUDA_EXTERNAL_MEMORY_HANDLE_DESC, flags);
-                    FIELD(CUDA_EXTERNAL_MEMORY_HANDLE_DESC, reserved);
-                    SIZE(CUDA_EXTERNAL_MEMORY_BUFFER_DESC);
-                    FIELD(CUDA_EXTERNAL_MEMORY_BUFFER_DESC, offset);
-                    FIELD(CUDA_EXTERNAL_MEMORY_BUFFER_DESC, size);
-                    FIELD(CUDA_EXTERNAL_MEMORY_BUFFER_DESC, flags);
-                    FIELD(CUDA_EXTERNAL_MEMORY_BUFFER_DESC, reserved);
-                    SIZE(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC, type);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC, handle.fd);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC, handle.win32.handle);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC, handle.win32.name);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC, flags);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC, reserved);
-                    SIZE(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, params.fence.value);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, params.keyedMutex.key);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, flags);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, reserved);
-                    SIZE(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, params.fence.value);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, params.keyedMutex.key);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, params.keyedMutex.timeoutMs);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, flags);
-                    FIELD(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, reserved);
                     SIZE(CUuuid);
                     return 0;
                 }
@@ -153,42 +166,15 @@ class CudaHeaderCrossCheckTest {
 
     @Test
     void structLayoutsMatchGcc() {
-        assertEquals(value("CUDA_EXTERNAL_MEMORY_HANDLE_DESC"), CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC.byteSize());
-        assertEquals(value("CUDA_EXTERNAL_MEMORY_HANDLE_DESC.type"), CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_TYPE);
-        assertEquals(value("CUDA_EXTERNAL_MEMORY_HANDLE_DESC.handle.fd"), CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_FD);
-        assertEquals(value("CUDA_EXTERNAL_MEMORY_HANDLE_DESC.handle.win32.handle"), CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_WIN32_HANDLE);
-        assertEquals(value("CUDA_EXTERNAL_MEMORY_HANDLE_DESC.handle.win32.name"), CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_WIN32_NAME);
-        assertEquals(value("CUDA_EXTERNAL_MEMORY_HANDLE_DESC.size"), CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_SIZE);
-        assertEquals(value("CUDA_EXTERNAL_MEMORY_HANDLE_DESC.flags"), CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_FLAGS);
-        assertEquals(value("CUDA_EXTERNAL_MEMORY_HANDLE_DESC.reserved"), CudaStructs.EXTERNAL_MEMORY_HANDLE_DESC_RESERVED);
-
-        assertEquals(value("CUDA_EXTERNAL_MEMORY_BUFFER_DESC"), CudaStructs.EXTERNAL_MEMORY_BUFFER_DESC.byteSize());
-        assertEquals(value("CUDA_EXTERNAL_MEMORY_BUFFER_DESC.offset"), CudaStructs.EXTERNAL_MEMORY_BUFFER_DESC_OFFSET);
-        assertEquals(value("CUDA_EXTERNAL_MEMORY_BUFFER_DESC.size"), CudaStructs.EXTERNAL_MEMORY_BUFFER_DESC_SIZE);
-        assertEquals(value("CUDA_EXTERNAL_MEMORY_BUFFER_DESC.flags"), CudaStructs.EXTERNAL_MEMORY_BUFFER_DESC_FLAGS);
-        assertEquals(value("CUDA_EXTERNAL_MEMORY_BUFFER_DESC.reserved"), CudaStructs.EXTERNAL_MEMORY_BUFFER_DESC_RESERVED);
-
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC"), CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC.byteSize());
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC.type"), CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_TYPE);
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC.handle.fd"), CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_FD);
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC.handle.win32.handle"), CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_WIN32_HANDLE);
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC.handle.win32.name"), CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_WIN32_NAME);
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC.flags"), CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_FLAGS);
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC.reserved"), CudaStructs.EXTERNAL_SEMAPHORE_HANDLE_DESC_RESERVED);
-
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS"), CudaStructs.EXTERNAL_SEMAPHORE_SIGNAL_PARAMS.byteSize());
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS.params.fence.value"), CudaStructs.EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_FENCE_VALUE);
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS.params.keyedMutex.key"), CudaStructs.EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_KEYED_MUTEX_KEY);
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS.flags"), CudaStructs.EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_FLAGS);
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS.reserved"), CudaStructs.EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_RESERVED);
-
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS"), CudaStructs.EXTERNAL_SEMAPHORE_WAIT_PARAMS.byteSize());
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS.params.fence.value"), CudaStructs.EXTERNAL_SEMAPHORE_WAIT_PARAMS_FENCE_VALUE);
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS.params.keyedMutex.key"), CudaStructs.EXTERNAL_SEMAPHORE_WAIT_PARAMS_KEYED_MUTEX_KEY);
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS.params.keyedMutex.timeoutMs"), CudaStructs.EXTERNAL_SEMAPHORE_WAIT_PARAMS_KEYED_MUTEX_TIMEOUT_MS);
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS.flags"), CudaStructs.EXTERNAL_SEMAPHORE_WAIT_PARAMS_FLAGS);
-        assertEquals(value("CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS.reserved"), CudaStructs.EXTERNAL_SEMAPHORE_WAIT_PARAMS_RESERVED);
-
+        assertTrue(JAVA_LAYOUTS.containsKey("CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS.params.keyedMutex.timeoutMs"),
+                JAVA_LAYOUTS.keySet()::toString);
+        List<String> wrong = new ArrayList<>();
+        JAVA_LAYOUTS.forEach((member, javaep) -> {
+            if (value(member) != javaep) {
+                wrong.add(member + ": gcc " + value(member) + ", javaep " + javaep);
+            }
+        });
+        assertTrue(wrong.isEmpty(), String.join("\n", wrong));
         assertEquals(value("CUuuid"), CudaStructs.UUID_BYTES);
     }
 

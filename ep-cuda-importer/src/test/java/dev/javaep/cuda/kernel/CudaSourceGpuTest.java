@@ -39,13 +39,7 @@ class CudaSourceGpuTest {
                 for (int i = 0; i < n; i++) {
                     host.setAtIndex(ValueLayout.JAVA_FLOAT, i, i * 0.5f);
                 }
-                driver.memcpyHtoD(in, host, n * 4L);
-                CudaSource f32 = CudaSource.of("scale_f32", SCALE.replace("NAME", "scale_f32"), Map.of("T", "float"));
-                device.kernels().launch(f32, LaunchShape.linear(n, 64), 0, 0,
-                        KernelArguments.begin().u64(out).u64(in).f32(2f).i64(n));
-                driver.ctxSynchronize();
-                MemorySegment result = arena.allocate(n * 4L);
-                driver.memcpyDtoH(result, out, n * 4L);
+                MemorySegment result = scale(device, arena, "float", host, in, out, n);
                 float[] expected = new float[n];
                 for (int i = 0; i < n; i++) {
                     expected[i] = i * 0.5f * 2f + 1f;
@@ -57,13 +51,7 @@ class CudaSourceGpuTest {
                 for (int i = 0; i < n; i++) {
                     halfs.setAtIndex(ValueLayout.JAVA_SHORT, i, Float.floatToFloat16(i * 0.25f));
                 }
-                driver.memcpyHtoD(in, halfs, n * 2L);
-                CudaSource f16 = CudaSource.of("scale_f16", SCALE.replace("NAME", "scale_f16"), Map.of("T", "half"));
-                device.kernels().launch(f16, LaunchShape.linear(n, 64), 0, 0,
-                        KernelArguments.begin().u64(out).u64(in).f32(2f).i64(n));
-                driver.ctxSynchronize();
-                MemorySegment back = arena.allocate(n * 2L);
-                driver.memcpyDtoH(back, out, n * 2L);
+                MemorySegment back = scale(device, arena, "half", halfs, in, out, n);
                 for (int i = 0; i < n; i++) {
                     expected[i] = Float.float16ToFloat(Float.floatToFloat16(i * 0.25f * 2f + 1f));
                     result.setAtIndex(ValueLayout.JAVA_FLOAT, i, Float.float16ToFloat(back.getAtIndex(ValueLayout.JAVA_SHORT, i)));
@@ -74,5 +62,20 @@ class CudaSourceGpuTest {
                 driver.memFree(out);
             }
         }
+    }
+
+    /** SCALE on {@code type} ({@code float} or {@code half}) over the {@code n} elements of {@code input}: the output, read back. */
+    private static MemorySegment scale(CudaDevice device, Arena arena, String type, MemorySegment input, long in, long out,
+                                       int n) {
+        CudaDriver driver = device.driver();
+        driver.memcpyHtoD(in, input, input.byteSize());
+        String entry = "scale_" + type;
+        CudaSource source = CudaSource.of(entry, SCALE.replace("NAME", entry), Map.of("T", type));
+        device.kernels().launch(source, LaunchShape.linear(n, 64), 0, 0,
+                KernelArguments.begin().u64(out).u64(in).f32(2f).i64(n));
+        driver.ctxSynchronize();
+        MemorySegment result = arena.allocate(input.byteSize());
+        driver.memcpyDtoH(result, out, input.byteSize());
+        return result;
     }
 }

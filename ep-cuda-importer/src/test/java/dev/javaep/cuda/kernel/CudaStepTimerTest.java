@@ -8,17 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.cuda.CudaDevice;
+import dev.javaep.cuda.FakeDeviceTest;
 import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.FakeCuda;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.StepProfiler;
 import dev.javaep.spi.Tensor;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,27 +24,8 @@ import org.junit.jupiter.api.Test;
  * later; the events go back to the group's pool once read, so later profiled Runs create none; an unprofiled Run
  * records no event at all.
  */
-class CudaStepTimerTest {
+class CudaStepTimerTest extends FakeDeviceTest {
     private static final long STREAM = 0x5A12;
-
-    private static FakeCuda fake;
-    private static CudaDriver driver;
-    private static CudaDevice device;
-
-    @BeforeAll
-    static void fakeDevice() {
-        fake = FakeCuda.build();
-        fake.loseContext(0);
-        driver = fake.driver();
-        device = CudaDevice.open(driver, 0);
-    }
-
-    @AfterAll
-    static void closeDevice() {
-        if (device != null) {
-            device.close();
-        }
-    }
 
     record Noted(String opType, String node, boolean onDevice, long hostNanos, StepProfiler.DeviceTiming timing) {}
 

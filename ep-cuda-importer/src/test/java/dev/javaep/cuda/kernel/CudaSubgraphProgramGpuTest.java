@@ -9,13 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.spi.Attribute;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -140,38 +136,24 @@ class CudaSubgraphProgramGpuTest extends GpuTest {
         Random random = new Random(11);
         float[] w = random(random, IN * OUT);
         float[] b = random(random, OUT);
-        ExecutorService pool = Executors.newFixedThreadPool(6);
-        try {
-            List<Future<?>> runs = new ArrayList<>();
-            for (int t = 0; t < 6; t++) {
-                int thread = t;
-                runs.add(pool.submit(() -> {
-                    device.makeCurrent();
-                    long own = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
-                    try {
-                        Random r = new Random(thread);
-                        for (int i = 0; i < 50; i++) {
-                            int batch = 1 + (thread + i) % 4 * 16;
-                            float[] x = random(r, batch * IN);
-                            try (DeviceRunContext c = new DeviceRunContext(driver, own, 1, new float[][] {x, w, b},
-                                    new long[][] {{batch, IN}, {IN, OUT}, {OUT}})) {
-                                program.compute(c);
-                                assertClose(mlpOnHost(x, w, b, batch), c.output(0), "thread " + thread + " run " + i);
-                            }
-                        }
-                    } finally {
-                        driver.streamSynchronize(own);
-                        driver.streamDestroy(own);
+        Concurrently.onThreads(device, 6, thread -> {
+            long own = driver.streamCreate(CudaDriver.STREAM_NON_BLOCKING);
+            try {
+                Random r = new Random(thread);
+                for (int i = 0; i < 50; i++) {
+                    int batch = 1 + (thread + i) % 4 * 16;
+                    float[] x = random(r, batch * IN);
+                    try (DeviceRunContext c = new DeviceRunContext(driver, own, 1, new float[][] {x, w, b},
+                            new long[][] {{batch, IN}, {IN, OUT}, {OUT}})) {
+                        program.compute(c);
+                        assertClose(mlpOnHost(x, w, b, batch), c.output(0), "thread " + thread + " run " + i);
                     }
-                    return null;
-                }));
+                }
+            } finally {
+                driver.streamSynchronize(own);
+                driver.streamDestroy(own);
             }
-            for (Future<?> run : runs) {
-                run.get();
-            }
-        } finally {
-            pool.shutdown();
-        }
+        });
         assertTrue(program.cachedPlans() <= CudaSubgraphProgram.MAX_PLANS);
     }
 }

@@ -14,10 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.cuda.CudaDevice;
-import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.FakeCuda;
 import dev.javaep.cpu.kernel.CpuKernels;
+import dev.javaep.cuda.FakeDeviceTest;
 import dev.javaep.cuda.kernel.DeviceRunContext.Data;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.CompiledNode;
@@ -33,11 +31,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -48,27 +41,8 @@ import org.junit.jupiter.api.Test;
  * and the memory returned when a step fails; and host values: shape arithmetic that runs on the host with
  * JavaCpu's kernels (which steps, no workspace, no copies), uploads where a device step or a fused output needs one.
  */
-class CudaSubgraphProgramTest {
+class CudaSubgraphProgramTest extends FakeDeviceTest {
     private static final long STREAM = 0x5A11;
-
-    private static FakeCuda fake;
-    private static CudaDriver driver;
-    private static CudaDevice device;
-
-    @BeforeAll
-    static void fakeDevice() {
-        fake = FakeCuda.build();
-        fake.loseContext(0);
-        driver = fake.driver();
-        device = CudaDevice.open(driver, 0);
-    }
-
-    @AfterAll
-    static void closeDevice() {
-        if (device != null) {
-            device.close();
-        }
-    }
 
     @BeforeEach
     void current() {
@@ -325,30 +299,16 @@ class CudaSubgraphProgramTest {
     @Test
     void concurrentRunsAtDifferentShapesEachGetTheirOwnMemory() throws Exception {
         CudaSubgraphProgram program = addReluMul();
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        try {
-            List<Future<?>> runs = new ArrayList<>();
-            for (int t = 0; t < 8; t++) {
-                int thread = t;
-                runs.add(pool.submit(() -> {
-                    device.makeCurrent();
-                    for (int i = 0; i < 200; i++) {
-                        int n = 1 + (thread + i) % 5 * 64;
-                        float[] x = iota(n, 0.5f, thread);
-                        float[] y = iota(n, 0.25f, -i);
-                        try (DeviceRunContext c = run(program, 1, new float[][] {x, y}, new long[] {n}, new long[] {n})) {
-                            assertArrayEquals(addReluMulOnHost(x, y), c.output(0));
-                        }
-                    }
-                    return null;
-                }));
+        Concurrently.onThreads(device, 8, thread -> {
+            for (int i = 0; i < 200; i++) {
+                int n = 1 + (thread + i) % 5 * 64;
+                float[] x = iota(n, 0.5f, thread);
+                float[] y = iota(n, 0.25f, -i);
+                try (DeviceRunContext c = run(program, 1, new float[][] {x, y}, new long[] {n}, new long[] {n})) {
+                    assertArrayEquals(addReluMulOnHost(x, y), c.output(0));
+                }
             }
-            for (Future<?> run : runs) {
-                run.get();
-            }
-        } finally {
-            pool.shutdown();
-        }
+        });
         assertEquals(5, program.cachedPlans());
     }
 

@@ -55,21 +55,10 @@ public final class MatrixProductNode extends CudaNode {
         }
     }
 
-    private Tensor typed(KernelContext context, int index) {
-        Tensor t = context.input(index);
-        if (t == null) {
-            throw new IllegalArgumentException(op + ": input " + index + " is missing");
-        }
-        if (t.elementType() != type) {
-            throw new IllegalArgumentException(op + ": input " + index + " is " + t.elementType() + ", the kernel was built for " + type);
-        }
-        return t;
-    }
-
     private void gemm(KernelContext context, CudaKernelLibrary kernels, long stream) {
-        Tensor a = typed(context, 0);
-        Tensor b = typed(context, 1);
-        Tensor c = context.inputCount() > 2 && context.input(2) != null ? typed(context, 2) : null;
+        Tensor a = typedInput(context, 0, type);
+        Tensor b = typedInput(context, 1, type);
+        Tensor c = context.inputCount() > 2 && context.input(2) != null ? typedInput(context, 2, type) : null;
         GemmGeometry g = GemmGeometry.of(a.shape(), b.shape(), c == null ? null : c.shape(), attributes);
         Tensor y = context.output(0, g.outputShape());
         if (g.m() == 0 || g.n() == 0) {
@@ -88,8 +77,8 @@ public final class MatrixProductNode extends CudaNode {
     }
 
     private void matmul(KernelContext context, CudaKernelLibrary kernels, long stream) {
-        Tensor a = typed(context, 0);
-        Tensor b = typed(context, 1);
+        Tensor a = typedInput(context, 0, type);
+        Tensor b = typedInput(context, 1, type);
         MatMulGeometry g = MatMulGeometry.of(a.shape(), b.shape());
         Tensor y = context.output(0, g.outputShape());
         if (y.elementCount() == 0) {

@@ -1,5 +1,8 @@
 package dev.javaep.cuda.kernel.matmul;
 
+import static dev.javaep.cuda.kernel.CudaSource.floatStorage;
+import static dev.javaep.cuda.kernel.CudaSource.floatSuffix;
+
 import dev.javaep.cuda.kernel.CudaSource;
 import dev.javaep.spi.ElementType;
 import java.util.Map;
@@ -94,12 +97,7 @@ final class MatrixProductSource {
 
     /** The product on {@code float} or {@code half} storage. */
     static CudaSource of(ElementType type) {
-        String t = switch (type) {
-            case FLOAT -> "float";
-            case FLOAT16 -> "half";
-            default -> throw new IllegalArgumentException("no CUDA C matrix product for " + type);
-        };
-        String entry = "matrix_product_" + (type == ElementType.FLOAT ? "f32" : "f16");
-        return CudaSource.of(entry, GEMM, Map.of("T", t, "NAME", entry));
+        String entry = "matrix_product_" + floatSuffix(type);
+        return CudaSource.of(entry, GEMM, Map.of("T", floatStorage(type), "NAME", entry));
     }
 }

@@ -1,5 +1,8 @@
 package dev.javaep.cuda.kernel.normalization;
 
+import static dev.javaep.cuda.kernel.CudaSource.floatStorage;
+import static dev.javaep.cuda.kernel.CudaSource.floatSuffix;
+
 import dev.javaep.cuda.kernel.CudaSource;
 import dev.javaep.spi.ElementType;
 import java.util.Map;
@@ -12,6 +15,20 @@ import java.util.Map;
  */
 final class NormalizationSources {
     private NormalizationSources() {}
+
+    /** {@code block_sum(v, partial)}, the sum of v over the block that training BatchNormalization and ROW_NORM reduce with. */
+    private static final String BLOCK_SUM = """
+            __device__ float block_sum(float v, float* partial) {
+                for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+                int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+                __syncthreads();
+                if (lane == 0) partial[warp] = v;
+                __syncthreads();
+                v = lane < (int) (blockDim.x >> 5) ? partial[lane] : 0.f;
+                for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+                return v;
+            }
+            """;
 
     /**
      * BatchNormalization in inference, one thread per element: the element's parameters are at
@@ -34,17 +51,7 @@ final class NormalizationSources {
      * ROW_NORM's, normalises them with it in a third pass, and writes the running statistics
      * {@code input * momentum + batch * (1 - momentum)} where those outputs are asked for (null otherwise).
      */
-    private static final String BATCH_NORM_TRAINING = """
-            __device__ float block_sum(float v, float* partial) {
-                for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-                int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-                __syncthreads();
-                if (lane == 0) partial[warp] = v;
-                __syncthreads();
-                v = lane < (int) (blockDim.x >> 5) ? partial[lane] : 0.f;
-                for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-                return v;
-            }
+    private static final String BATCH_NORM_TRAINING = BLOCK_SUM + """
 
             extern "C" __global__ void NAME(T* y, const T* x, const P* scale, const P* bias, const Q* mean,
                     const Q* var, Q* running_mean, Q* running_var, long long outer, long long channels,
@@ -87,16 +94,7 @@ final class NormalizationSources {
     private static final String ROW_NORM = """
             // The sum of v over the block: each warp reduces by shuffles, warp totals meet in shared memory, and every
             // warp adds them up, so every thread returns the total. blockDim.x is a multiple of 32.
-            __device__ float block_sum(float v, float* partial) {
-                for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-                int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-                __syncthreads();
-                if (lane == 0) partial[warp] = v;
-                __syncthreads();
-                v = lane < (int) (blockDim.x >> 5) ? partial[lane] : 0.f;
-                for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-                return v;
-            }
+            """ + BLOCK_SUM + """
 
             __device__ __forceinline__ long long parameter(long long group, long long stride, long long position,
                     long long divisor, long long length) {
@@ -136,31 +134,19 @@ final class NormalizationSources {
             """;
 
     static CudaSource batchNorm(ElementType x, ElementType parameters, ElementType statistics) {
-        String entry = "batch_norm_" + suffix(x) + "_" + suffix(parameters) + "_" + suffix(statistics);
+        String entry = "batch_norm_" + floatSuffix(x) + "_" + floatSuffix(parameters) + "_" + floatSuffix(statistics);
         return CudaSource.of(entry, BATCH_NORM.replace("NAME", entry),
-                Map.of("T", c(x), "P", c(parameters), "Q", c(statistics)));
+                Map.of("T", floatStorage(x), "P", floatStorage(parameters), "Q", floatStorage(statistics)));
     }
 
     static CudaSource batchNormTraining(ElementType x, ElementType parameters, ElementType statistics) {
-        String entry = "batch_norm_training_" + suffix(x) + "_" + suffix(parameters) + "_" + suffix(statistics);
+        String entry = "batch_norm_training_" + floatSuffix(x) + "_" + floatSuffix(parameters) + "_" + floatSuffix(statistics);
         return CudaSource.of(entry, BATCH_NORM_TRAINING.replace("NAME", entry),
-                Map.of("T", c(x), "P", c(parameters), "Q", c(statistics)));
+                Map.of("T", floatStorage(x), "P", floatStorage(parameters), "Q", floatStorage(statistics)));
     }
 
     static CudaSource rowNorm(ElementType x) {
-        String entry = "row_norm_" + suffix(x);
-        return CudaSource.of(entry, ROW_NORM.replace("NAME", entry), Map.of("T", c(x), "P", c(x)));
-    }
-
-    private static String c(ElementType type) {
-        return switch (type) {
-            case FLOAT -> "float";
-            case FLOAT16 -> "half";
-            default -> throw new IllegalArgumentException("no CUDA C normalisation kernel for " + type);
-        };
-    }
-
-    private static String suffix(ElementType type) {
-        return type == ElementType.FLOAT ? "f32" : "f16";
+        String entry = "row_norm_" + floatSuffix(x);
+        return CudaSource.of(entry, ROW_NORM.replace("NAME", entry), Map.of("T", floatStorage(x), "P", floatStorage(x)));
     }
 }

@@ -29,61 +29,33 @@ final class ElementwisePtx {
         };
     }
 
-    static String binaryContig(CudaKernel kernel) {
+    /** contig ({@code vec4} false) and contig4: one loop, a float or a float4 per step. */
+    static String binaryContig(CudaKernel kernel, boolean vec4) {
         PtxWriter w = new PtxWriter(kernel);
         String opcode = instruction(kernel.binaryOp().orElseThrow());
         String out = w.globalPointer("out");
         String a = w.globalPointer("a");
         String b = w.globalPointer("b");
-        String n = w.param(PtxType.U64, "n");
+        String n = w.param(PtxType.U64, vec4 ? "n4" : "n");
         String off = w.reg(PtxType.U64, "off");
         String pa = w.reg(PtxType.U64, "pa");
         String pb = w.reg(PtxType.U64, "pb");
         String po = w.reg(PtxType.U64, "po");
-        String x = w.reg(PtxType.F32, "x");
-        String y = w.reg(PtxType.F32, "y");
-        String z = w.reg(PtxType.F32, "z");
+        Lanes x = Lanes.of(w, "x", vec4);
+        Lanes y = Lanes.of(w, "y", vec4);
+        Lanes z = Lanes.of(w, "z", vec4);
         w.blank();
         w.gridStrideLoop(n, i -> {
-            w.op("shl.b64", off, i, "2").why("byte offset of element i");
+            w.op("shl.b64", off, i, vec4 ? "4" : "2").why(vec4 ? "byte offset of float4 i" : "byte offset of element i");
             w.op("add.u64", pa, a, off);
             w.op("add.u64", pb, b, off);
             w.op("add.u64", po, out, off);
-            w.op("ld.global.nc.f32", x, at(pa));
-            w.op("ld.global.nc.f32", y, at(pb));
-            w.op(opcode, z, x, y);
-            w.op("st.global.f32", at(po), z);
-        });
-        w.op("ret");
-        return w.render();
-    }
-
-    static String binaryContig4(CudaKernel kernel) {
-        PtxWriter w = new PtxWriter(kernel);
-        String opcode = instruction(kernel.binaryOp().orElseThrow());
-        String out = w.globalPointer("out");
-        String a = w.globalPointer("a");
-        String b = w.globalPointer("b");
-        String n4 = w.param(PtxType.U64, "n4");
-        String off = w.reg(PtxType.U64, "off");
-        String pa = w.reg(PtxType.U64, "pa");
-        String pb = w.reg(PtxType.U64, "pb");
-        String po = w.reg(PtxType.U64, "po");
-        String[] x = lanes(w, "x");
-        String[] y = lanes(w, "y");
-        String[] z = lanes(w, "z");
-        w.blank();
-        w.gridStrideLoop(n4, i -> {
-            w.op("shl.b64", off, i, "4").why("byte offset of float4 i");
-            w.op("add.u64", pa, a, off);
-            w.op("add.u64", pb, b, off);
-            w.op("add.u64", po, out, off);
-            w.op("ld.global.nc.v4.f32", vec(x), at(pa));
-            w.op("ld.global.nc.v4.f32", vec(y), at(pb));
-            for (int l = 0; l < 4; l++) {
-                w.op(opcode, z[l], x[l], y[l]);
+            w.op("ld.global.nc" + x.type(), x.operand(), at(pa));
+            w.op("ld.global.nc" + y.type(), y.operand(), at(pb));
+            for (int l = 0; l < z.count(); l++) {
+                w.op(opcode, z.lane(l), x.lane(l), y.lane(l));
             }
-            w.op("st.global.v4.f32", at(po), vec(z));
+            w.op("st.global" + z.type(), at(po), z.operand());
         });
         w.op("ret");
         return w.render();
@@ -197,62 +169,65 @@ final class ElementwisePtx {
         }
     }
 
-    static String unary(CudaKernel kernel) {
+    /** un ({@code vec4} false) and un_v4: one loop, a float or a float4 per step. */
+    static String unary(CudaKernel kernel, boolean vec4) {
         PtxWriter w = new PtxWriter(kernel);
         UnaryOp op = kernel.unaryOp().orElseThrow();
         String out = w.globalPointer("out");
         String in = w.globalPointer("in");
-        String n = w.param(PtxType.U64, "n");
+        String n = w.param(PtxType.U64, vec4 ? "n4" : "n");
         String off = w.reg(PtxType.U64, "off");
         String pi = w.reg(PtxType.U64, "pi");
         String po = w.reg(PtxType.U64, "po");
-        String x = w.reg(PtxType.F32, "x");
-        String y = w.reg(PtxType.F32, "y");
+        Lanes x = Lanes.of(w, "x", vec4);
+        Lanes y = Lanes.of(w, "y", vec4);
         w.blank();
         w.gridStrideLoop(n, i -> {
-            w.op("shl.b64", off, i, "2");
+            w.op("shl.b64", off, i, vec4 ? "4" : "2");
             w.op("add.u64", pi, in, off);
             w.op("add.u64", po, out, off);
-            w.op("ld.global.nc.f32", x, at(pi));
-            PtxMath.apply(w, op, y, x);
-            w.op("st.global.f32", at(po), y);
-        });
-        w.op("ret");
-        return w.render();
-    }
-
-    static String unaryVec4(CudaKernel kernel) {
-        PtxWriter w = new PtxWriter(kernel);
-        UnaryOp op = kernel.unaryOp().orElseThrow();
-        String out = w.globalPointer("out");
-        String in = w.globalPointer("in");
-        String n4 = w.param(PtxType.U64, "n4");
-        String off = w.reg(PtxType.U64, "off");
-        String pi = w.reg(PtxType.U64, "pi");
-        String po = w.reg(PtxType.U64, "po");
-        String[] x = lanes(w, "x");
-        String[] y = lanes(w, "y");
-        w.blank();
-        w.gridStrideLoop(n4, i -> {
-            w.op("shl.b64", off, i, "4");
-            w.op("add.u64", pi, in, off);
-            w.op("add.u64", po, out, off);
-            w.op("ld.global.nc.v4.f32", vec(x), at(pi));
-            for (int l = 0; l < 4; l++) {
-                w.comment("lane " + l);
-                PtxMath.apply(w, op, y[l], x[l]);
+            w.op("ld.global.nc" + x.type(), x.operand(), at(pi));
+            for (int l = 0; l < y.count(); l++) {
+                if (vec4) {
+                    w.comment("lane " + l);
+                }
+                PtxMath.apply(w, op, y.lane(l), x.lane(l));
             }
-            w.op("st.global.v4.f32", at(po), vec(y));
+            w.op("st.global" + y.type(), at(po), y.operand());
         });
         w.op("ret");
         return w.render();
     }
 
-    private static String[] lanes(PtxWriter w, String name) {
-        String[] r = new String[4];
-        for (int l = 0; l < 4; l++) {
-            r[l] = w.reg(PtxType.F32, name + l);
+    /** The float registers of one value: a single {@code name}, or lanes {@code name0..name3} of a float4. */
+    private record Lanes(String[] registers) {
+        static Lanes of(PtxWriter w, String name, boolean vec4) {
+            if (!vec4) {
+                return new Lanes(new String[] {w.reg(PtxType.F32, name)});
+            }
+            String[] r = new String[4];
+            for (int l = 0; l < 4; l++) {
+                r[l] = w.reg(PtxType.F32, name + l);
+            }
+            return new Lanes(r);
         }
-        return r;
+
+        int count() {
+            return registers.length;
+        }
+
+        String lane(int l) {
+            return registers[l];
+        }
+
+        /** The operand of a load or store: the register, or the {@code {x0, x1, x2, x3}} vector. */
+        String operand() {
+            return registers.length == 1 ? registers[0] : vec(registers);
+        }
+
+        /** The type suffix of a load or store: {@code .f32} or {@code .v4.f32}. */
+        String type() {
+            return registers.length == 1 ? ".f32" : ".v4.f32";
+        }
     }
 }

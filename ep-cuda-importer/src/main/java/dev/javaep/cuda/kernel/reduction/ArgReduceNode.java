@@ -32,11 +32,7 @@ final class ArgReduceNode extends CudaNode {
 
     @Override
     protected void run(KernelContext context, CudaKernelLibrary kernels, long stream) {
-        Tensor x = context.input(0);
-        if (x == null || x.elementType() != type) {
-            throw new IllegalArgumentException(op + ": input is " + (x == null ? "missing" : x.elementType())
-                    + ", the kernel was built for " + type);
-        }
+        Tensor x = typedInput(context, 0, type);
         long[] shape = x.shape();
         if (shape.length == 0) {
             throw new IllegalArgumentException(op + ": the input is a scalar, which has no axis");

@@ -32,10 +32,6 @@ import java.util.Map;
  * {@link CudaKernelContext#hostInput} at Run.
  */
 final class ReduceNode extends CudaNode {
-    /** Rows at least this long, when there are few of them, get a block each instead of a warp. */
-    private static final long BLOCK_ROW_LENGTH = 1024;
-    private static final long FEW_ROWS = 4096;
-
     private final ReduceAttributes attributes;
     private final ElementType type;
     /** Input 1's values when it is a constant initializer, else null (read at Run). */
@@ -54,11 +50,7 @@ final class ReduceNode extends CudaNode {
 
     @Override
     protected void run(KernelContext context, CudaKernelLibrary kernels, long stream) {
-        Tensor x = context.input(0);
-        if (x == null || x.elementType() != type) {
-            throw new IllegalArgumentException(op + ": input is " + (x == null ? "missing" : x.elementType())
-                    + ", the kernel was built for " + type);
-        }
+        Tensor x = typedInput(context, 0, type);
         ReduceGeometry g = attributes.geometry(x.shape(), axes(context));
         Tensor y = context.output(0, g.outputShape());
         if (g.outputCount() == 0) {
@@ -67,11 +59,8 @@ final class ReduceNode extends CudaNode {
         Groups groups = g.groups();
         long[] rows = groups.outerReducedInner();
         if (rows != null && rows[2] == 1) {
-            boolean blockPerRow = rows[1] >= BLOCK_ROW_LENGTH && rows[0] < FEW_ROWS;
-            int rowsPerBlock = blockPerRow ? 1 : ReductionSources.BLOCK / 32;
-            long blocks = Math.min((rows[0] + rowsPerBlock - 1) / rowsPerBlock, LaunchShape.MAX_LINEAR_BLOCKS);
-            kernels.launch(sources.get(blockPerRow ? Form.ROWS_BLOCK : Form.ROWS_WARP),
-                    new LaunchShape((int) blocks, 1, 1, ReductionSources.BLOCK, 1, 1), 0, stream,
+            Form form = ReductionSources.rowsForm(rows[0], rows[1]);
+            kernels.launch(sources.get(form), ReductionSources.rowsLaunch(form, rows[0]), 0, stream,
                     KernelArguments.begin().u64(address(y)).u64(address(x)).i64(rows[0]).i64(rows[1]));
         } else if (rows != null) {
             long columnBlocks = (rows[2] + ReductionSources.COLUMNS_X - 1) / ReductionSources.COLUMNS_X;

@@ -1,6 +1,10 @@
 package dev.javaep.cuda.kernel.reduction;
 
+import static dev.javaep.cuda.kernel.CudaSource.floatStorage;
+import static dev.javaep.cuda.kernel.CudaSource.floatSuffix;
+
 import dev.javaep.cuda.kernel.CudaSource;
+import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.ops.ReductionOps.Reduction;
 import java.util.HashMap;
@@ -21,6 +25,9 @@ final class ReductionSources {
     /** Columns (x) and row-splitting threads (y) of a block of the column kernels. */
     static final int COLUMNS_X = 32;
     static final int COLUMNS_Y = 8;
+    /** Rows at least this long, when there are fewer than {@link #FEW_ROWS} of them, get a block each instead of a warp. */
+    private static final long BLOCK_ROW_LENGTH = 1024;
+    private static final long FEW_ROWS = 4096;
 
     /** How a reduction is laid over threads. */
     enum Form {
@@ -32,6 +39,18 @@ final class ReductionSources {
         COLUMNS,
         /** Several reduced groups: a thread per output, walking the reduced groups with an odometer. */
         GENERAL
+    }
+
+    /** The rows form for {@code rows} rows of {@code length} contiguous elements: a block per row when long and few. */
+    static Form rowsForm(long rows, long length) {
+        return length >= BLOCK_ROW_LENGTH && rows < FEW_ROWS ? Form.ROWS_BLOCK : Form.ROWS_WARP;
+    }
+
+    /** The launch of a rows-form kernel over {@code rows} rows: a block per row, or a warp per row, 8 to a block. */
+    static LaunchShape rowsLaunch(Form form, long rows) {
+        int rowsPerBlock = form == Form.ROWS_BLOCK ? 1 : BLOCK / 32;
+        long blocks = Math.min((rows + rowsPerBlock - 1) / rowsPerBlock, LaunchShape.MAX_LINEAR_BLOCKS);
+        return new LaunchShape((int) blocks, 1, 1, BLOCK, 1, 1);
     }
 
     /** Float helpers every template here shares: infinities, NaN-propagating max/min, warp and block combines. */
@@ -73,21 +92,32 @@ final class ReductionSources {
             """;
 
     /**
+     * The opening of a rows-form kernel {@code NAME(y, x, rows, <length>)}: TPR threads per row, blockDim.x / TPR rows
+     * per block, grid-striding over rows; inside the loop, {@code row}, {@code live} (a real row), {@code lane} and
+     * {@code xr} (the row's first element) are set. Reduce and Softmax continue it with their passes over the row.
+     */
+    private static String rowsKernelHead(String length) {
+        return """
+                extern "C" __global__ void NAME(T* y, const T* x, long long rows, long long %1$s) {
+                    __shared__ float shared[32];
+                    const int rowsPerBlock = blockDim.x / TPR;
+                    const int lane = threadIdx.x %% TPR;
+                    for (long long first = (long long) blockIdx.x * rowsPerBlock; first < rows;
+                            first += (long long) gridDim.x * rowsPerBlock) {
+                        long long row = first + threadIdx.x / TPR;
+                        bool live = row < rows;
+                        const T* xr = x + (live ? row : 0) * %1$s;
+                """.formatted(length);
+    }
+
+    /**
      * Reduce ops. Each output is {@code FINISH(combine over its elements of MAP(x)), count)}; LogSumExp first finds
      * the maximum m, then {@code log(sum(exp(x - m))) + m} (m taken as 0 when infinite, so all -inf gives -inf).
      */
     private static final String REDUCE = """
             #if FORM == 0 || FORM == 1
             // [rows, R], R contiguous: TPR threads per row, blockDim.x / TPR rows per block, grid-striding over rows.
-            extern "C" __global__ void NAME(T* y, const T* x, long long rows, long long R) {
-                __shared__ float shared[32];
-                const int rowsPerBlock = blockDim.x / TPR;
-                const int lane = threadIdx.x % TPR;
-                for (long long first = (long long) blockIdx.x * rowsPerBlock; first < rows;
-                        first += (long long) gridDim.x * rowsPerBlock) {
-                    long long row = first + threadIdx.x / TPR;
-                    bool live = row < rows;
-                    const T* xr = x + (live ? row : 0) * R;
+            """ + rowsKernelHead("R") + """
             #if LSE
                     float m = NEG_INF;
                     if (live) for (long long r = lane; r < R; r += TPR) m = maxp(m, ld(xr, r));
@@ -221,15 +251,7 @@ final class ReductionSources {
      */
     private static final String SOFTMAX = """
             #if FORM == 0 || FORM == 1
-            extern "C" __global__ void NAME(T* y, const T* x, long long rows, long long length) {
-                __shared__ float shared[32];
-                const int rowsPerBlock = blockDim.x / TPR;
-                const int lane = threadIdx.x % TPR;
-                for (long long first = (long long) blockIdx.x * rowsPerBlock; first < rows;
-                        first += (long long) gridDim.x * rowsPerBlock) {
-                    long long row = first + threadIdx.x / TPR;
-                    bool live = row < rows;
-                    const T* xr = x + (live ? row : 0) * length;
+            """ + rowsKernelHead("length") + """
                     T* yr = y + (live ? row : 0) * length;
                     float m = NEG_INF;
                     if (live) for (long long i = lane; i < length; i += TPR) m = maxp(m, ld(xr, i));
@@ -267,22 +289,9 @@ final class ReductionSources {
             #endif
             """;
 
-    /** {@code float} or {@code half}, and the suffix of entry names. */
-    static String cType(ElementType type) {
-        return switch (type) {
-            case FLOAT -> "float";
-            case FLOAT16 -> "half";
-            default -> throw new IllegalArgumentException("no CUDA C reduction kernel for " + type);
-        };
-    }
-
-    private static String suffix(ElementType type) {
-        return type == ElementType.FLOAT ? "f32" : "f16";
-    }
-
     private static Map<String, String> formDefines(Form form, ElementType type) {
         Map<String, String> defines = new HashMap<>();
-        defines.put("T", cType(type));
+        defines.put("T", floatStorage(type));
         defines.put("FORM", String.valueOf(form.ordinal()));
         defines.put("TPR", form == Form.ROWS_BLOCK ? String.valueOf(BLOCK) : "32");
         defines.put("CX", String.valueOf(COLUMNS_X));
@@ -292,7 +301,7 @@ final class ReductionSources {
 
     /** The kernel of {@code reduction} in {@code form} on {@code type}. */
     static CudaSource reduce(Reduction reduction, Form form, ElementType type) {
-        String entry = "reduce_" + reduction.name().toLowerCase() + "_" + form.name().toLowerCase() + "_" + suffix(type);
+        String entry = "reduce_" + reduction.name().toLowerCase() + "_" + form.name().toLowerCase() + "_" + floatSuffix(type);
         Map<String, String> defines = formDefines(form, type);
         defines.put("NAME", entry);
         defines.put("LSE", reduction == Reduction.LOG_SUM_EXP ? "1" : "0");
@@ -318,9 +327,9 @@ final class ReductionSources {
 
     /** ArgMax ({@code max}) or ArgMin on {@code type}. */
     static CudaSource argReduce(boolean max, boolean selectLast, ElementType type) {
-        String entry = (max ? "argmax" : "argmin") + (selectLast ? "_last_" : "_") + suffix(type);
+        String entry = (max ? "argmax" : "argmin") + (selectLast ? "_last_" : "_") + floatSuffix(type);
         Map<String, String> defines = new HashMap<>();
-        defines.put("T", cType(type));
+        defines.put("T", floatStorage(type));
         defines.put("NAME", entry);
         defines.put("MAX", max ? "1" : "0");
         defines.put("SELECT_LAST", selectLast ? "1" : "0");
@@ -329,7 +338,7 @@ final class ReductionSources {
 
     /** Softmax or LogSoftmax ({@code log}) in {@code form} (a rows form or {@link Form#COLUMNS}) on {@code type}. */
     static CudaSource softmax(boolean log, Form form, ElementType type) {
-        String entry = (log ? "log_softmax_" : "softmax_") + form.name().toLowerCase() + "_" + suffix(type);
+        String entry = (log ? "log_softmax_" : "softmax_") + form.name().toLowerCase() + "_" + floatSuffix(type);
         Map<String, String> defines = formDefines(form, type);
         defines.put("NAME", entry);
         defines.put("LOG", log ? "1" : "0");

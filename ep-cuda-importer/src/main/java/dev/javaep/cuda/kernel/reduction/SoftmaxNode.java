@@ -20,10 +20,6 @@ import dev.javaep.spi.ops.ReductionOps.SoftmaxGeometry;
  * the CUDA C of {@link ReductionSources#softmax}, the same two shapes of work, with a block per row for long rows.
  */
 public final class SoftmaxNode extends CudaNode {
-    /** Rows at least this long, when there are few of them, get a block each instead of a warp. */
-    private static final long BLOCK_ROW_LENGTH = 1024;
-    private static final long FEW_ROWS = 4096;
-
     private final long axis;
     private final boolean flattenTo2d;
     private final boolean log;
@@ -48,11 +44,7 @@ public final class SoftmaxNode extends CudaNode {
 
     @Override
     protected void run(KernelContext context, CudaKernelLibrary kernels, long stream) {
-        Tensor x = context.input(0);
-        if (x == null || x.elementType() != type) {
-            throw new IllegalArgumentException(op + ": input is " + (x == null ? "missing" : x.elementType())
-                    + ", the kernel was built for " + type);
-        }
+        Tensor x = typedInput(context, 0, type);
         long[] shape = x.shape();
         SoftmaxGeometry g = SoftmaxGeometry.of(op, shape, axis, flattenTo2d);
         Tensor y = context.output(0, shape);
@@ -73,10 +65,8 @@ public final class SoftmaxNode extends CudaNode {
             return;
         }
         if (inner == 1) {
-            boolean blockPerRow = length >= BLOCK_ROW_LENGTH && outer < FEW_ROWS;
-            int rowsPerBlock = blockPerRow ? 1 : ReductionSources.BLOCK / 32;
-            long blocks = Math.min((outer + rowsPerBlock - 1) / rowsPerBlock, LaunchShape.MAX_LINEAR_BLOCKS);
-            kernels.launch(sources[blockPerRow ? 1 : 0], new LaunchShape((int) blocks, 1, 1, ReductionSources.BLOCK, 1, 1),
+            Form form = ReductionSources.rowsForm(outer, length);
+            kernels.launch(sources[form == Form.ROWS_BLOCK ? 1 : 0], ReductionSources.rowsLaunch(form, outer),
                     0, stream, KernelArguments.begin().u64(address(y)).u64(address(x)).i64(outer).i64(length));
         } else {
             kernels.launch(sources[2], kernels.linear(outer * inner), 0, stream,

@@ -1,5 +1,8 @@
 package dev.javaep.cuda.kernel.sampling;
 
+import static dev.javaep.cuda.kernel.CudaSource.floatStorage;
+import static dev.javaep.cuda.kernel.CudaSource.floatSuffix;
+
 import dev.javaep.cuda.kernel.CudaSource;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.ops.SamplingOps;
@@ -326,29 +329,17 @@ final class SamplingSources {
 
     static CudaSource resize(ResizeAttributes a, ElementType type) {
         int mode = a.mode().ordinal();
-        String entry = "resize_" + a.mode().name().toLowerCase() + "_" + suffix(type);
-        return CudaSource.of(entry, RESIZE.replace("NAME", entry), Map.of("T", c(type), "MODE", Integer.toString(mode),
+        String entry = "resize_" + a.mode().name().toLowerCase() + "_" + floatSuffix(type);
+        return CudaSource.of(entry, RESIZE.replace("NAME", entry), Map.of("T", floatStorage(type), "MODE", Integer.toString(mode),
                 "TRANSFORM", Integer.toString(a.transform().ordinal()), "NEAREST", Integer.toString(a.nearest().ordinal()),
                 "ANTIALIAS", a.antialias() ? "1" : "0", "EXCLUDE", a.excludeOutside() ? "1" : "0",
                 "EXTRAPOLATE", a.transform() == SamplingOps.CoordinateTransform.TF_CROP_AND_RESIZE ? "1" : "0"));
     }
 
     static CudaSource gridSample(GridSampleAttributes a, ElementType type, ElementType gridType) {
-        String entry = "grid_sample_" + a.mode().name().toLowerCase() + "_" + suffix(type) + "_" + suffix(gridType);
-        return CudaSource.of(entry, GRID_SAMPLE.replace("NAME", entry), Map.of("T", c(type), "G", c(gridType),
+        String entry = "grid_sample_" + a.mode().name().toLowerCase() + "_" + floatSuffix(type) + "_" + floatSuffix(gridType);
+        return CudaSource.of(entry, GRID_SAMPLE.replace("NAME", entry), Map.of("T", floatStorage(type), "G", floatStorage(gridType),
                 "MODE", Integer.toString(a.mode().ordinal()), "PADDING", Integer.toString(a.padding().ordinal()),
                 "ALIGN", a.alignCorners() ? "1" : "0"));
-    }
-
-    static String c(ElementType type) {
-        return switch (type) {
-            case FLOAT -> "float";
-            case FLOAT16 -> "half";
-            default -> throw new IllegalArgumentException("no CUDA C sampling kernel for " + type);
-        };
-    }
-
-    private static String suffix(ElementType type) {
-        return type == ElementType.FLOAT ? "f32" : "f16";
     }
 }

@@ -12,13 +12,10 @@ import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.ops.MatMulOps.MatMulGeometry;
-import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -30,23 +27,9 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("gpu")
 class MatMulGpuTest extends GpuTest {
-    private Arena arena;
-
     @Override
     protected boolean needsNvrtc() {
         return false;
-    }
-
-    @BeforeEach
-    void open() {
-        arena = Arena.ofConfined();
-    }
-
-    @AfterEach
-    void close() {
-        if (arena != null) {
-            arena.close();
-        }
     }
 
     private static float[] values(Random random, long count) {

@@ -2,11 +2,9 @@ package dev.javaep.cuda.kernel.normalization;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.cuda.driver.Nvrtc;
-import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaOps;
+import dev.javaep.cuda.kernel.NvrtcRows;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.ElementType;
@@ -30,13 +28,7 @@ class NormalizationKernelsTest {
                 NormalizationGpuTest.node("GroupNormalization", 21, List.of(F, F, F), List.of(F),
                         new Attribute.IntValue("num_groups", 2)));
         for (var node : nodes) {
-            NodeSupport support = CudaOps.support(node);
-            if (CudaKernelLibrary.compilesSources()) {
-                assertInstanceOf(NodeSupport.Compiled.class, support, node + ": " + support);
-            } else {
-                var declined = assertInstanceOf(NodeSupport.Declined.class, support, node.toString());
-                assertTrue(declined.reason().contains(Nvrtc.absenceReason()), declined.reason());
-            }
+            NvrtcRows.assertCompiledWhereNvrtcIs(node);
         }
     }
 

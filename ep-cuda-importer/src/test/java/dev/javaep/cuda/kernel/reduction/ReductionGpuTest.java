@@ -16,12 +16,9 @@ import dev.javaep.spi.Node;
 import dev.javaep.spi.ValueInfo;
 import dev.javaep.spi.ops.ReductionOps.ReduceGeometry;
 import dev.javaep.spi.ops.ReductionOps.Reduction;
-import java.lang.foreign.Arena;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -36,23 +33,9 @@ class ReductionGpuTest extends GpuTest {
     private static final ElementType F32 = ElementType.FLOAT;
     private static final ElementType F16 = ElementType.FLOAT16;
 
-    private Arena arena;
-
     @Override
     protected boolean needsNvrtc() {
         return false;
-    }
-
-    @BeforeEach
-    void open() {
-        arena = Arena.ofConfined();
-    }
-
-    @AfterEach
-    void close() {
-        if (arena != null) {
-            arena.close();
-        }
     }
 
     private static float[] values(Random random, long count, float from, float to) {

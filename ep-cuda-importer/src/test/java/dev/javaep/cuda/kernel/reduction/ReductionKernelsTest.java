@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.cuda.driver.Nvrtc;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaOps;
+import dev.javaep.cuda.kernel.NvrtcRows;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.ElementType;
@@ -38,13 +38,7 @@ class ReductionKernelsTest {
         Node logSoftmax = node("LogSoftmax", 13, List.of(value("x", F32, 2, 3)), value("y", F32, 2, 3));
         assertTrue(CudaOps.support(softmax).isSupported(), "float32 Softmax is generated PTX");
         for (Node n : List.of(mean, logSoftmax)) {
-            NodeSupport s = CudaOps.support(n);
-            if (CudaKernelLibrary.compilesSources()) {
-                assertTrue(s.isSupported(), n + ": " + s);
-            } else {
-                NodeSupport.Declined d = assertInstanceOf(NodeSupport.Declined.class, s);
-                assertTrue(d.reason().contains(Nvrtc.absenceReason()), d.reason());
-            }
+            NvrtcRows.assertCompiledWhereNvrtcIs(n);
         }
     }
 
