@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javaep.harness.TestExecutionProvider;
+import dev.javaep.harness.TestHostFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -411,17 +413,22 @@ class CHostIT {
             assertTrue(r.line("HOST alive").isPresent(), r::describe);
         }
 
-        /** A jar of everything under dev/javaep/harness/faults/ that registers only {@code simpleName}. */
+        /**
+         * A jar of everything under dev/javaep/harness/faults/, and the test EPs' shared base classes they build on,
+         * that registers only {@code simpleName}.
+         */
         private Path faultJar(String simpleName) throws IOException {
             Path classes = NativeHosts.requiredDir("javaep.test.classes.dir");
             Path faults = classes.resolve("dev/javaep/harness/faults");
             String className = "dev.javaep.harness.faults." + simpleName;
             NativeHosts.requiredFile(faults.resolve(simpleName + ".class"),
                     "test class " + className + " is expected in test-harness/integration-tests/src/test/java");
+            List<Path> shared = Stream.of(TestHostFactory.class, TestExecutionProvider.class)
+                    .map(c -> classes.resolve(c.getName().replace('.', '/') + ".class")).toList();
             Path jar = Files.createDirectories(NativeHosts.targetDir().resolve("fault-jars")).resolve(simpleName + ".jar");
             try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
                  Stream<Path> files = Files.walk(faults)) {
-                for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+                for (Path f : Stream.concat(files.filter(Files::isRegularFile).sorted(), shared.stream()).toList()) {
                     out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
                     try (InputStream in = Files.newInputStream(f)) {
                         in.transferTo(out);
