@@ -60,14 +60,10 @@ public final class ExternalResourceImporter implements AutoCloseable {
      */
     static Optional<ExternalResourceImporter> create(OrtHost host, EpDevice device) {
         FunctionTable interop = host.interop();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            MemorySegment epDevice = device == null ? MemorySegment.NULL : device.handle();
-            host.api().check(interop.call(OrtInteropApiSlot.CreateExternalResourceImporterForDevice, epDevice, out));
-            MemorySegment importer = out.get(ADDRESS, 0);
-            return importer.equals(MemorySegment.NULL) ? Optional.empty()
-                    : Optional.of(new ExternalResourceImporter(host, device, importer));
-        }
+        MemorySegment epDevice = device == null ? MemorySegment.NULL : device.handle();
+        MemorySegment importer = OrtCalls.pointerOut(host.api(), interop, OrtInteropApiSlot.CreateExternalResourceImporterForDevice,
+                epDevice);
+        return importer.equals(MemorySegment.NULL) ? Optional.empty() : Optional.of(new ExternalResourceImporter(host, device, importer));
     }
 
     /** The EP device this importer was created for. */
@@ -77,10 +73,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
 
     /** The {@code OrtExternalResourceImporter*} (ORT's wrapper). */
     public MemorySegment handle() {
-        if (importer == null) {
-            throw new IllegalStateException("ExternalResourceImporter is closed");
-        }
-        return importer;
+        return OrtCalls.live(importer, "ExternalResourceImporter");
     }
 
     // ---- memory ---------------------------------------------------------------------------------

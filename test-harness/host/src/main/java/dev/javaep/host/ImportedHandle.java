@@ -35,10 +35,7 @@ public abstract sealed class ImportedHandle implements AutoCloseable permits Ext
 
     /** The handle pointer (the EP's object). */
     public MemorySegment handle() {
-        if (handle == null) {
-            throw new IllegalStateException(getClass().getSimpleName() + " is closed");
-        }
-        return handle;
+        return OrtCalls.live(handle, getClass().getSimpleName());
     }
 
     /** The base struct's {@code version}: ORT requires the EP to put the ORT API version there. */

@@ -40,10 +40,7 @@ public final class Session implements AutoCloseable {
     }
 
     public MemorySegment handle() {
-        if (session == null) {
-            throw new IllegalStateException("Session is closed");
-        }
-        return session;
+        return OrtCalls.live(session, "Session");
     }
 
     public List<String> inputNames() {
@@ -155,13 +152,9 @@ public final class Session implements AutoCloseable {
 
     /** {@code CreateIoBinding}: an empty binding of this session. */
     public IoBinding createIoBinding() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            api.check(api.table().call(OrtApiSlot.CreateIoBinding, handle(), out));
-            IoBinding binding = new IoBinding(api, out.get(ADDRESS, 0), this::forget);
-            remember(binding);
-            return binding;
-        }
+        IoBinding binding = new IoBinding(api, OrtCalls.pointerOut(api, OrtApiSlot.CreateIoBinding, handle()), this::forget);
+        remember(binding);
+        return binding;
     }
 
     /**
@@ -207,13 +200,10 @@ public final class Session implements AutoCloseable {
      * after the tensors allocated from it and before the session, which closes it otherwise).
      */
     public Allocator allocator(MemoryInfo memoryInfo) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            api.check(api.table().call(OrtApiSlot.CreateAllocator, handle(), memoryInfo.handle(), out));
-            Allocator allocator = Allocator.owned(api, out.get(ADDRESS, 0), this::forget);
-            remember(allocator);
-            return allocator;
-        }
+        Allocator allocator = Allocator.owned(api, OrtCalls.pointerOut(api, OrtApiSlot.CreateAllocator, handle(),
+                memoryInfo.handle()), this::forget);
+        remember(allocator);
+        return allocator;
     }
 
     private List<MemoryInfo> memoryInfos(OrtApiSlot slot, int count) {
