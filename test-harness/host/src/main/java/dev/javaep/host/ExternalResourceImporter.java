@@ -17,11 +17,7 @@ import dev.javaep.spi.ExternalSemaphoreType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -42,7 +38,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
     private final OrtApi api;
     private final FunctionTable interop;
     private final EpDevice device;
-    private final LinkedHashSet<AutoCloseable> imported = new LinkedHashSet<>();
+    private final Dependents imported = new Dependents("the importer");
     private MemorySegment importer;
 
     private ExternalResourceImporter(OrtHost host, EpDevice device, MemorySegment importer) {
@@ -105,7 +101,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
             MemorySegment out = arena.allocate(ADDRESS);
             MemorySegment desc = descriptor == null ? MemorySegment.NULL : descriptor.write(arena);
             api.check(interop.call(OrtInteropApiSlot.ImportMemory, handle(), desc, out));
-            return track(new ExternalMemory(interop, imported(out, OrtInteropApiSlot.ImportMemory), this::forget));
+            return imported.remember(new ExternalMemory(interop, imported(out, OrtInteropApiSlot.ImportMemory), imported::forget));
         }
     }
 
@@ -149,7 +145,8 @@ public final class ExternalResourceImporter implements AutoCloseable {
             MemorySegment out = arena.allocate(ADDRESS);
             MemorySegment desc = descriptor == null ? MemorySegment.NULL : descriptor.write(arena);
             api.check(interop.call(OrtInteropApiSlot.ImportSemaphore, handle(), desc, out));
-            return track(new ExternalSemaphore(interop, imported(out, OrtInteropApiSlot.ImportSemaphore), this::forget));
+            return imported.remember(new ExternalSemaphore(interop, imported(out, OrtInteropApiSlot.ImportSemaphore),
+                    imported::forget));
         }
     }
 
@@ -205,15 +202,6 @@ public final class ExternalResourceImporter implements AutoCloseable {
         return handle;
     }
 
-    private synchronized <T extends AutoCloseable> T track(T handle) {
-        imported.add(handle);
-        return handle;
-    }
-
-    private synchronized void forget(AutoCloseable handle) {
-        imported.remove(handle);
-    }
-
     /**
      * Closes the memory and semaphore handles imported through this importer that are still open (newest
      * first), then {@code ReleaseExternalResourceImporter}: ORT deletes its wrapper, which releases the
@@ -224,18 +212,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
         if (importer == null) {
             return;
         }
-        List<AutoCloseable> open;
-        synchronized (this) {
-            open = new ArrayList<>(imported);
-        }
-        Collections.reverse(open);
-        for (AutoCloseable handle : open) {
-            try {
-                handle.close();
-            } catch (Exception e) {
-                throw new IllegalStateException("javaep: cannot close the importer: " + e.getMessage(), e);
-            }
-        }
+        imported.closeNewestFirst();
         releaseImporterOnly();
     }
 
@@ -248,9 +225,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
         if (importer == null) {
             return;
         }
-        synchronized (this) {
-            imported.clear();
-        }
+        imported.clear();
         interop.callVoid(OrtInteropApiSlot.ReleaseExternalResourceImporter, importer);
         importer = null;
     }
