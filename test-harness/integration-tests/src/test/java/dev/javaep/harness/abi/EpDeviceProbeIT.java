@@ -124,6 +124,14 @@ class EpDeviceProbeIT {
         return stringOut(arena, OrtApiSlot.MemoryInfoGetName, info);
     }
 
+    /** A new importer of the probe device ({@code CreateExternalResourceImporterForDevice}), with the records cleared. */
+    private static MemorySegment probeImporter(Arena arena) {
+        ProbeDeviceFactory.clearRecords();
+        MemorySegment out = arena.allocate(ADDRESS);
+        ok(Raw.interopApi(), dev.javaep.ort.OrtInteropApiSlot.CreateExternalResourceImporterForDevice, probeDevice(), out);
+        return pointer(out);
+    }
+
     private static MemorySegment deviceMemoryInfo() {
         return (MemorySegment) call(ortApi(), OrtApiSlot.EpDevice_MemoryInfo, probeDevice(), DEFAULT_MEMORY);
     }
@@ -456,12 +464,10 @@ class EpDeviceProbeIT {
                     + " 'wait 77' and 'signal 88' on the app's stream; the fence handle reaches it unchanged. GetInteropApi"
                     + " (395) returned the table all of this went through")
     void theProbeImporterIsAskedWhatTheInteropCallsSay() {
-        ProbeDeviceFactory.clearRecords();
         var interop = Raw.interopApi();
         try (Arena arena = Arena.ofConfined()) {
+            MemorySegment importer = probeImporter(arena);
             MemorySegment out = arena.allocate(ADDRESS);
-            ok(interop, dev.javaep.ort.OrtInteropApiSlot.CreateExternalResourceImporterForDevice, probeDevice(), out);
-            MemorySegment importer = pointer(out);
             MemorySegment answer = arena.allocate(ValueLayout.JAVA_BOOLEAN);
             List<String> answers = new ArrayList<>();
             for (int kind : new int[] {0, 3}) {
@@ -511,12 +517,10 @@ class EpDeviceProbeIT {
                     + " offset, in the probe device's memory; ReleaseExternalMemoryHandle (4) vs"
                     + " ReleaseExternalSemaphoreHandle (8): the memory is released once handle and tensor are gone")
     void importedMemoryBecomesATensorOfTheProbeDevice() {
-        ProbeDeviceFactory.clearRecords();
         var interop = Raw.interopApi();
         try (Arena arena = Arena.ofConfined()) {
+            MemorySegment importer = probeImporter(arena);
             MemorySegment out = arena.allocate(ADDRESS);
-            ok(interop, dev.javaep.ort.OrtInteropApiSlot.CreateExternalResourceImporterForDevice, probeDevice(), out);
-            MemorySegment importer = pointer(out);
             MemorySegment memory = arena.allocate(dev.javaep.ort.OrtInteropLayouts.MEMORY_DESCRIPTOR);
             memory.set(JAVA_INT, 0, dev.javaep.ort.OrtInteropLayouts.FIRST_VERSION);
             memory.set(JAVA_INT, 4, 3); // VK_MEMORY_OPAQUE_FD: the probe importer never touches the fd
