@@ -88,36 +88,35 @@ public final class JavaepCli {
         System.exit(status);
     }
 
+    /** A benchmark's entry point: they declare what their setup throws (native calls, files, a child process). */
+    @FunctionalInterface
+    private interface Benchmark {
+        void run() throws Throwable;
+    }
+
+    /** Runs {@code benchmark}, which prints its own tables; status 0. */
+    private static int benchmark(Benchmark benchmark) {
+        try {
+            benchmark.run();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        return 0;
+    }
+
     private static int run(String command, List<String> params, Path defaultLibrary) throws IOException {
         return switch (command) {
             case "demo" -> demo(defaultLibrary, params.size() >= 2 && params.getFirst().equals("--out")
                     ? Path.of(params.get(1)) : Path.of("javaep-demo"));
-            case "bench" -> {
-                try {
-                    dev.javaep.cli.bench.BridgeBenchmark.run(defaultLibrary);
-                } catch (Throwable t) {
-                    throw new IllegalStateException(t);
-                }
-                yield 0;
-            }
-            case "bench-cuda" -> {
-                try {
-                    dev.javaep.cli.bench.CudaBenchmark.run(defaultLibrary);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-                yield 0;
-            }
+            case "bench" -> benchmark(() -> dev.javaep.cli.bench.BridgeBenchmark.run(defaultLibrary));
+            case "bench-cuda" -> benchmark(() -> dev.javaep.cli.bench.CudaBenchmark.run(defaultLibrary));
             case "bench-espcn" -> {
                 // bench-espcn [--python PY] [--torch-script tools/gpu/espcn_torch.py]
                 String python = option(params, "--python", "/opt/torch/.venv/bin/python");
                 String script = option(params, "--torch-script", "tools/gpu/espcn_torch.py");
-                try {
-                    dev.javaep.cli.bench.EspcnBenchmark.run(defaultLibrary, python, Path.of(script));
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-                yield 0;
+                yield benchmark(() -> dev.javaep.cli.bench.EspcnBenchmark.run(defaultLibrary, python, Path.of(script)));
             }
             case "bench-networks" -> {
                 List<String> positional = new ArrayList<>(params);

@@ -79,6 +79,14 @@ class SessionProbeIT {
         return pointer(out);
     }
 
+    /** A session of the model with default options (released again: the session keeps what it needs of them). */
+    private static MemorySegment plainSession(Arena arena) {
+        MemorySegment options = sessionOptions(arena);
+        MemorySegment session = sessionFromArray(arena, options);
+        call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
+        return session;
+    }
+
     private static MemorySegment sessionFromArray(Arena arena, MemorySegment options) {
         MemorySegment bytes = arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, model);
         MemorySegment out = arena.allocate(ADDRESS);
@@ -290,15 +298,12 @@ class SessionProbeIT {
                     + " inputs makes the next run fail")
     void anIoBindingRunsIntoBoundOutputsAndForgetsWhatIsCleared() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment options = sessionOptions(arena);
-            MemorySegment session = sessionFromArray(arena, options);
+            MemorySegment session = plainSession(arena);
             MemorySegment cpu = cpuInfo(arena);
             MemorySegment minuend = floatTensor(arena, cpu, MINUEND, 2, 3);
             MemorySegment subtrahend = floatTensor(arena, cpu, SUBTRAHEND, 3);
             MemorySegment result = floatTensor(arena, cpu, new float[6], 2, 3);
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.CreateIoBinding, session, out);
-            MemorySegment binding = pointer(out);
+            MemorySegment binding = pointerOut(arena, OrtApiSlot.CreateIoBinding, session);
             ok(ortApi(), OrtApiSlot.BindInput, binding, arena.allocateFrom("minuend"), minuend);
             ok(ortApi(), OrtApiSlot.BindInput, binding, arena.allocateFrom("subtrahend"), subtrahend);
             ok(ortApi(), OrtApiSlot.BindOutput, binding, arena.allocateFrom("difference"), result);
@@ -324,7 +329,6 @@ class SessionProbeIT {
             }
             call(ortApi(), OrtApiSlot.ReleaseMemoryInfo, cpu);
             call(ortApi(), OrtApiSlot.ReleaseSession, session);
-            call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
         }
     }
 
@@ -349,15 +353,12 @@ class SessionProbeIT {
                     + " setters before 202); the GPU suite's CudaIoBindingIT makes them wait on a device")
     void synchronizingABindingOnTheCpuSucceeds() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment options = sessionOptions(arena);
-            MemorySegment session = sessionFromArray(arena, options);
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.CreateIoBinding, session, out);
-            ok(ortApi(), OrtApiSlot.SynchronizeBoundInputs, pointer(out));
-            ok(ortApi(), OrtApiSlot.SynchronizeBoundOutputs, pointer(out));
-            call(ortApi(), OrtApiSlot.ReleaseIoBinding, pointer(out));
+            MemorySegment session = plainSession(arena);
+            MemorySegment binding = pointerOut(arena, OrtApiSlot.CreateIoBinding, session);
+            ok(ortApi(), OrtApiSlot.SynchronizeBoundInputs, binding);
+            ok(ortApi(), OrtApiSlot.SynchronizeBoundOutputs, binding);
+            call(ortApi(), OrtApiSlot.ReleaseIoBinding, binding);
             call(ortApi(), OrtApiSlot.ReleaseSession, session);
-            call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
         }
     }
 }

@@ -1,17 +1,9 @@
 package dev.javaep.harness.kernels;
 
-import dev.javaep.harness.JavaepRegistration;
-import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.CLOSED;
-import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.CREATED;
-import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.NAME;
-import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.computes;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.javaep.bridge.BridgeStatistics;
 import dev.javaep.bridge.CapabilityReports;
+import dev.javaep.harness.FloatRamp;
+import dev.javaep.harness.JavaepRegistration;
 import dev.javaep.harness.TestPaths;
 import dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.CreatedKernel;
 import dev.javaep.harness.onnx.Dim;
@@ -40,6 +32,15 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.CLOSED;
+import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.CREATED;
+import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.NAME;
+import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.computes;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 
 /**
  * A Java EP that registers per-op kernels in ORT's kernel registry ({@code OrtEp::GetKernelRegistry}) runs
@@ -82,7 +83,7 @@ class KernelRegistryIT {
     void perOpKernelsRunTheModelWithoutCpuFallbackAndMatchOrtsCpuEp() {
         byte[] model = addReluModel();
         Map<String, TensorData> inputs = Map.of(
-                "x", TensorData.ofFloats(new long[] {2, 3, 4}, ramp(24, -6f, 0.5f)),
+                "x", TensorData.ofFloats(new long[] {2, 3, 4}, FloatRamp.of(24, -6f, 0.5f)),
                 "y", TensorData.ofFloats(new long[] {4}, 0.25f, -1.5f, 2f, -0.125f));
         float[] expected = runOnOrtCpu(model, inputs).get("out").floats();
 
@@ -269,14 +270,6 @@ class KernelRegistryIT {
         assertTrue(!reports.isEmpty(), () -> "no GetCapability report of " + NAME + " for graph " + graph + " among "
                 + CapabilityReports.recent());
         return reports.getLast();
-    }
-
-    private static float[] ramp(int n, float start, float step) {
-        float[] values = new float[n];
-        for (int i = 0; i < n; i++) {
-            values[i] = start + i * step;
-        }
-        return values;
     }
 
     private static TensorData doubles(double... values) {
