@@ -238,6 +238,19 @@ public final class ExternalResourceImporter implements AutoCloseable {
     // ---- descriptors ----------------------------------------------------------------------------
 
     /**
+     * A zeroed {@code layout} in {@code arena} with the fields both handle descriptors start with filled in:
+     * {@code version}, the handle's type (named {@code typeField} in that struct) and {@code native_handle}.
+     */
+    private static MemorySegment writeHandleHead(Arena arena, StructLayout layout, int version, String typeField, int type,
+                                                 long nativeHandle) {
+        MemorySegment struct = arena.allocate(layout);
+        struct.set(JAVA_INT, OrtInteropLayouts.offset(layout, "version"), version);
+        struct.set(JAVA_INT, OrtInteropLayouts.offset(layout, typeField), type);
+        struct.set(ADDRESS, OrtInteropLayouts.offset(layout, "native_handle"), MemorySegment.ofAddress(nativeHandle));
+        return struct;
+    }
+
+    /**
      * {@code OrtExternalMemoryDescriptor}, field for field. {@link #of} fills a valid one; the canonical
      * constructor takes anything (an unknown version or handle type), for tests of how ORT and EPs refuse.
      *
@@ -264,10 +277,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
 
         MemorySegment write(Arena arena) {
             StructLayout layout = OrtInteropLayouts.MEMORY_DESCRIPTOR;
-            MemorySegment struct = arena.allocate(layout);
-            struct.set(JAVA_INT, OrtInteropLayouts.offset(layout, "version"), version);
-            struct.set(JAVA_INT, OrtInteropLayouts.offset(layout, "handle_type"), handleType);
-            struct.set(ADDRESS, OrtInteropLayouts.offset(layout, "native_handle"), MemorySegment.ofAddress(nativeHandle));
+            MemorySegment struct = writeHandleHead(arena, layout, version, "handle_type", handleType, nativeHandle);
             struct.set(JAVA_LONG, OrtInteropLayouts.offset(layout, "size_bytes"), sizeBytes);
             struct.set(JAVA_LONG, OrtInteropLayouts.offset(layout, "offset_bytes"), offsetBytes);
             return struct;
@@ -306,12 +316,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
         }
 
         MemorySegment write(Arena arena) {
-            StructLayout layout = OrtInteropLayouts.SEMAPHORE_DESCRIPTOR;
-            MemorySegment struct = arena.allocate(layout);
-            struct.set(JAVA_INT, OrtInteropLayouts.offset(layout, "version"), version);
-            struct.set(JAVA_INT, OrtInteropLayouts.offset(layout, "type"), type);
-            struct.set(ADDRESS, OrtInteropLayouts.offset(layout, "native_handle"), MemorySegment.ofAddress(nativeHandle));
-            return struct;
+            return writeHandleHead(arena, OrtInteropLayouts.SEMAPHORE_DESCRIPTOR, version, "type", type, nativeHandle);
         }
 
         static SemaphoreDescriptor read(MemorySegment struct) {

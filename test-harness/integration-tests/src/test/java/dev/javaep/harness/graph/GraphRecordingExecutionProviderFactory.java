@@ -1,10 +1,10 @@
 package dev.javaep.harness.graph;
 
+import dev.javaep.harness.TestExecutionProvider;
+import dev.javaep.harness.TestHostFactory;
 import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.HardwareDevice;
-import dev.javaep.harness.TestExecutionProvider;
-import dev.javaep.harness.TestHostFactory;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.NodeSupport;
 import java.util.List;

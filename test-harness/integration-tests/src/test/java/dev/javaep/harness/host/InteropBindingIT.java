@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.harness.JavaepRegistration;
 import dev.javaep.host.EpDevice;
+import dev.javaep.host.ExternalResourceImporter;
 import dev.javaep.host.ExternalResourceImporter.MemoryDescriptor;
 import dev.javaep.host.ExternalResourceImporter.SemaphoreDescriptor;
 import dev.javaep.host.ExternalResourceImporter.TensorDescriptor;
-import dev.javaep.host.ExternalResourceImporter;
 import dev.javaep.host.OrtHost;
 import dev.javaep.ort.FunctionTable;
 import dev.javaep.ort.OrtErrorCode;

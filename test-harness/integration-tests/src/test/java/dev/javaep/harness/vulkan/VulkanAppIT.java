@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.javaep.examples.vulkan.TimelineSemaphore;
-import dev.javaep.examples.vulkan.VulkanBuffer.Placement;
 import dev.javaep.examples.vulkan.VulkanBuffer;
+import dev.javaep.examples.vulkan.VulkanBuffer.Placement;
 import dev.javaep.examples.vulkan.VulkanContext;
 import dev.javaep.examples.vulkan.VulkanUnavailableException;
 import dev.javaep.harness.FloatRamp;
