@@ -22,7 +22,6 @@ import dev.javaep.host.ExternalResourceImporter;
 import dev.javaep.host.ExternalSemaphore;
 import dev.javaep.host.OrtHost;
 import dev.javaep.host.Session;
-import dev.javaep.host.SessionOptions;
 import dev.javaep.host.SyncStream;
 import dev.javaep.host.TensorData;
 import dev.javaep.spi.ElementType;
@@ -60,11 +59,7 @@ class FlightRecorderEventsIT {
     Path temp;
 
     private static Session session(byte[] model, String epName) {
-        EpDevice device = JAVAEP.env().epDevice(epName);
-        try (SessionOptions options = JAVAEP.env().createSessionOptions().disableCpuEpFallback()
-                .appendExecutionProvider(List.of(device), Map.of())) {
-            return JAVAEP.env().createSession(model, options);
-        }
+        return JAVAEP.session(model, epName, false);
     }
 
     /** Runs {@code work} inside a recording with the JDK's default settings and returns its events, read back. */
