@@ -220,6 +220,19 @@ static long proc_status_field(const char *field) {
 
 /* --- modes ------------------------------------------------------------------------------------- */
 
+/* A session of the model on EP ep_name's device alone; NULL, after saying so, when the registration offers no device
+   of that EP. The caller releases *options after the session. */
+static OrtSession *session_on_ep(OrtEnv *env, const char *ep_name, const char *model, OrtSessionOptions **options) {
+  const OrtEpDevice *device = find_device(env, ep_name);
+  if (!device) {
+    printf("NO DEVICE for EP %s\n", ep_name);
+    return NULL;
+  }
+  *options = create_options();
+  use_only_device(*options, env, device);
+  return create_session(env, model, *options);
+}
+
 static int mode_run(const char *library, const char *ep_name, const char *model, int cycles) {
   for (int k = 1; k <= cycles; k++) {
     OrtEnv *env = create_env();
@@ -229,14 +242,9 @@ static int mode_run(const char *library, const char *ep_name, const char *model,
     clock_gettime(CLOCK_MONOTONIC, &t1);
     /* Cycle 1 includes booting the JVM; later cycles join it. */
     printf("REGISTER cycle=%d ms=%.1f\n", k, (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
-    const OrtEpDevice *device = find_device(env, ep_name);
-    if (!device) {
-      printf("NO DEVICE for EP %s\n", ep_name);
-      return 1;
-    }
-    OrtSessionOptions *options = create_options();
-    use_only_device(options, env, device);
-    OrtSession *session = create_session(env, model, options);
+    OrtSessionOptions *options = NULL;
+    OrtSession *session = session_on_ep(env, ep_name, model, &options);
+    if (!session) return 1;
     check(run_add(session), "Run");
     printf("RUN ok\n");
     release_session(session);
@@ -278,14 +286,9 @@ static int mode_expect_register_failure(const char *library, const char *model) 
 static int mode_expect_run_failure(const char *library, const char *ep_name, const char *model) {
   OrtEnv *env = create_env();
   check(register_library(env, library), "RegisterExecutionProviderLibrary");
-  const OrtEpDevice *device = find_device(env, ep_name);
-  if (!device) {
-    printf("NO DEVICE for EP %s\n", ep_name);
-    return 1;
-  }
-  OrtSessionOptions *options = create_options();
-  use_only_device(options, env, device);
-  OrtSession *session = create_session(env, model, options);
+  OrtSessionOptions *options = NULL;
+  OrtSession *session = session_on_ep(env, ep_name, model, &options);
+  if (!session) return 1;
   int result = 0;
   for (int attempt = 1; attempt <= 2; attempt++) {
     OrtStatus *st = run_add(session);

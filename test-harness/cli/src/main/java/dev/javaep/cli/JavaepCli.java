@@ -88,36 +88,35 @@ public final class JavaepCli {
         System.exit(status);
     }
 
+    /** A benchmark's entry point: they declare what their setup throws (native calls, files, a child process). */
+    @FunctionalInterface
+    private interface Benchmark {
+        void run() throws Throwable;
+    }
+
+    /** Runs {@code benchmark}, which prints its own tables; status 0. */
+    private static int benchmark(Benchmark benchmark) {
+        try {
+            benchmark.run();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        return 0;
+    }
+
     private static int run(String command, List<String> params, Path defaultLibrary) throws IOException {
         return switch (command) {
             case "demo" -> demo(defaultLibrary, params.size() >= 2 && params.getFirst().equals("--out")
                     ? Path.of(params.get(1)) : Path.of("javaep-demo"));
-            case "bench" -> {
-                try {
-                    dev.javaep.cli.bench.BridgeBenchmark.run(defaultLibrary);
-                } catch (Throwable t) {
-                    throw new IllegalStateException(t);
-                }
-                yield 0;
-            }
-            case "bench-cuda" -> {
-                try {
-                    dev.javaep.cli.bench.CudaBenchmark.run(defaultLibrary);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-                yield 0;
-            }
+            case "bench" -> benchmark(() -> dev.javaep.cli.bench.BridgeBenchmark.run(defaultLibrary));
+            case "bench-cuda" -> benchmark(() -> dev.javaep.cli.bench.CudaBenchmark.run(defaultLibrary));
             case "bench-espcn" -> {
                 // bench-espcn [--python PY] [--torch-script tools/gpu/espcn_torch.py]
                 String python = option(params, "--python", "/opt/torch/.venv/bin/python");
                 String script = option(params, "--torch-script", "tools/gpu/espcn_torch.py");
-                try {
-                    dev.javaep.cli.bench.EspcnBenchmark.run(defaultLibrary, python, Path.of(script));
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-                yield 0;
+                yield benchmark(() -> dev.javaep.cli.bench.EspcnBenchmark.run(defaultLibrary, python, Path.of(script)));
             }
             case "bench-networks" -> {
                 List<String> positional = new ArrayList<>(params);
@@ -134,22 +133,12 @@ public final class JavaepCli {
             }
             case "devices" -> devices(params.isEmpty() ? defaultLibrary : Path.of(params.getFirst()));
             case "node-tests" -> {
-                List<String> positional = new ArrayList<>(params);
-                Set<String> ops = takeOps(positional);
-                if (positional.isEmpty()) {
-                    yield usage();
-                }
-                yield nodeTests(Path.of(positional.getFirst()), positional.size() > 1 ? positional.get(1) : DEFAULT_EP,
-                        positional.size() > 2 ? Path.of(positional.get(2)) : defaultLibrary, ops);
+                NodeTestArgs a = NodeTestArgs.parse(params, defaultLibrary);
+                yield a == null ? usage() : nodeTests(a.dir(), a.epName(), a.library(), a.ops());
             }
             case "op-table" -> {
-                List<String> positional = new ArrayList<>(params);
-                Set<String> ops = takeOps(positional);
-                if (positional.isEmpty()) {
-                    yield usage();
-                }
-                yield opTable(Path.of(positional.getFirst()), positional.size() > 1 ? positional.get(1) : DEFAULT_EP,
-                        positional.size() > 2 ? Path.of(positional.get(2)) : defaultLibrary, ops);
+                NodeTestArgs a = NodeTestArgs.parse(params, defaultLibrary);
+                yield a == null ? usage() : opTable(a.dir(), a.epName(), a.library(), a.ops());
             }
             case "compare" -> params.isEmpty() ? usage() : compare(Path.of(params.getFirst()),
                     params.size() > 1 ? params.get(1) : DEFAULT_EP,
@@ -210,14 +199,33 @@ public final class JavaepCli {
         return 2;
     }
 
+    /** What node-tests and op-table take: {@code DIR [EP] [LIBRARY] [--ops A,B]}. */
+    private record NodeTestArgs(Path dir, String epName, Path library, Set<String> ops) {
+        /** The arguments, with the defaults for those left out; null without a DIR. */
+        static NodeTestArgs parse(List<String> params, Path defaultLibrary) {
+            List<String> positional = new ArrayList<>(params);
+            Set<String> ops = takeOps(positional);
+            if (positional.isEmpty()) {
+                return null;
+            }
+            return new NodeTestArgs(Path.of(positional.getFirst()), positional.size() > 1 ? positional.get(1) : DEFAULT_EP,
+                    positional.size() > 2 ? Path.of(positional.get(2)) : defaultLibrary, ops);
+        }
+    }
+
     /** Removes "OPTION A,B" from {@code params}; its values, or an empty list when it is absent. */
     private static List<String> takeList(List<String> params, String option) {
+        return takeList(params, option, "");
+    }
+
+    /** {@link #takeList(List, String)}, with {@code what} saying what the list names in the error for a missing one. */
+    private static List<String> takeList(List<String> params, String option, String what) {
         int at = params.indexOf(option);
         if (at < 0) {
             return List.of();
         }
         if (at + 1 >= params.size()) {
-            throw new UserError("javaep: " + option + " needs a comma-separated list");
+            throw new UserError("javaep: " + option + " needs a comma-separated list" + what);
         }
         List<String> values = Arrays.stream(params.get(at + 1).split(",")).map(String::strip).filter(v -> !v.isEmpty()).toList();
         params.subList(at, at + 2).clear();
@@ -226,17 +234,7 @@ public final class JavaepCli {
 
     /** Removes "--ops A,B" from {@code params}; the op types named, or an empty set for every test. */
     private static Set<String> takeOps(List<String> params) {
-        int at = params.indexOf("--ops");
-        if (at < 0) {
-            return Set.of();
-        }
-        if (at + 1 >= params.size()) {
-            throw new UserError("javaep: --ops needs a comma-separated list of op types, e.g. --ops Add,Relu");
-        }
-        Set<String> ops = Arrays.stream(params.get(at + 1).split(",")).map(String::strip).filter(o -> !o.isEmpty())
-                .collect(Collectors.toUnmodifiableSet());
-        params.subList(at, at + 2).clear();
-        return ops;
+        return Set.copyOf(takeList(params, "--ops", " of op types, e.g. --ops Add,Relu"));
     }
 
     /** Whether every node of the test's model is an ONNX-domain op in {@code ops}. */

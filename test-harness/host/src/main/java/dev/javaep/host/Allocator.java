@@ -1,10 +1,8 @@
 package dev.javaep.host;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiSlot;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 
@@ -38,11 +36,7 @@ public final class Allocator implements AutoCloseable {
     }
 
     static MemorySegment defaultCpuHandle(OrtApi api) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            api.check(api.table().call(OrtApiSlot.GetAllocatorWithDefaultOptions, out));
-            return out.get(ADDRESS, 0);
-        }
+        return OrtCalls.pointerOut(api, OrtApiSlot.GetAllocatorWithDefaultOptions);
     }
 
     static Allocator owned(OrtApi api, MemorySegment allocator, Consumer<AutoCloseable> onClose) {
@@ -60,19 +54,12 @@ public final class Allocator implements AutoCloseable {
 
     /** The {@code OrtAllocator*}. */
     public MemorySegment handle() {
-        if (allocator == null) {
-            throw new IllegalStateException("Allocator is closed");
-        }
-        return allocator;
+        return OrtCalls.live(allocator, "Allocator");
     }
 
     /** Where this allocator's memory lives ({@code AllocatorGetInfo}); borrowed from the allocator. */
     public MemoryInfo memoryInfo() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            api.check(api.table().call(OrtApiSlot.AllocatorGetInfo, handle(), out));
-            return MemoryInfo.borrowed(api, out.get(ADDRESS, 0));
-        }
+        return MemoryInfo.borrowed(api, OrtCalls.pointerOut(api, OrtApiSlot.AllocatorGetInfo, handle()));
     }
 
     /** {@code AllocatorFree}: returns memory this allocator handed out (names, output arrays). */

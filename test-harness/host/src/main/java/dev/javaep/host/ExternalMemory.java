@@ -12,14 +12,10 @@ import java.util.function.Consumer;
  * {@link #close()} is {@code ReleaseExternalMemoryHandle}. On javaep's EPs, tensors made over the memory
  * keep it mapped until they are released; other EPs may need the tensors closed first.
  */
-public final class ExternalMemory extends ImportedHandle {
+public final class ExternalMemory extends ImportedHandle<MemoryDescriptor> {
     ExternalMemory(FunctionTable interop, MemorySegment handle, Consumer<AutoCloseable> onClose) {
-        super(interop, OrtInteropLayouts.MEMORY_HANDLE, OrtInteropApiSlot.ReleaseExternalMemoryHandle, handle, onClose);
-    }
-
-    /** The base struct's copy of the descriptor the memory was imported with, as the EP stored it. */
-    public MemoryDescriptor descriptor() {
-        return MemoryDescriptor.read(descriptorCopy(OrtInteropLayouts.MEMORY_DESCRIPTOR.byteSize()));
+        super(interop, OrtInteropLayouts.MEMORY_HANDLE, OrtInteropApiSlot.ReleaseExternalMemoryHandle,
+                OrtInteropLayouts.MEMORY_DESCRIPTOR, MemoryDescriptor::read, handle, onClose);
     }
 
     /** The stored descriptor's {@code handle_type}. */
@@ -35,10 +31,5 @@ public final class ExternalMemory extends ImportedHandle {
     /** The stored descriptor's {@code offset_bytes}. */
     public long offsetBytes() {
         return descriptor().offsetBytes();
-    }
-
-    @Override
-    public String toString() {
-        return isClosed() ? "ExternalMemory[closed]" : "ExternalMemory[" + descriptor() + "]";
     }
 }

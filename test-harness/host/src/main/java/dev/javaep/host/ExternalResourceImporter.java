@@ -17,11 +17,7 @@ import dev.javaep.spi.ExternalSemaphoreType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -42,7 +38,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
     private final OrtApi api;
     private final FunctionTable interop;
     private final EpDevice device;
-    private final LinkedHashSet<AutoCloseable> imported = new LinkedHashSet<>();
+    private final Dependents imported = new Dependents("the importer");
     private MemorySegment importer;
 
     private ExternalResourceImporter(OrtHost host, EpDevice device, MemorySegment importer) {
@@ -60,14 +56,10 @@ public final class ExternalResourceImporter implements AutoCloseable {
      */
     static Optional<ExternalResourceImporter> create(OrtHost host, EpDevice device) {
         FunctionTable interop = host.interop();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            MemorySegment epDevice = device == null ? MemorySegment.NULL : device.handle();
-            host.api().check(interop.call(OrtInteropApiSlot.CreateExternalResourceImporterForDevice, epDevice, out));
-            MemorySegment importer = out.get(ADDRESS, 0);
-            return importer.equals(MemorySegment.NULL) ? Optional.empty()
-                    : Optional.of(new ExternalResourceImporter(host, device, importer));
-        }
+        MemorySegment epDevice = device == null ? MemorySegment.NULL : device.handle();
+        MemorySegment importer = OrtCalls.pointerOut(host.api(), interop, OrtInteropApiSlot.CreateExternalResourceImporterForDevice,
+                epDevice);
+        return importer.equals(MemorySegment.NULL) ? Optional.empty() : Optional.of(new ExternalResourceImporter(host, device, importer));
     }
 
     /** The EP device this importer was created for. */
@@ -77,10 +69,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
 
     /** The {@code OrtExternalResourceImporter*} (ORT's wrapper). */
     public MemorySegment handle() {
-        if (importer == null) {
-            throw new IllegalStateException("ExternalResourceImporter is closed");
-        }
-        return importer;
+        return OrtCalls.live(importer, "ExternalResourceImporter");
     }
 
     // ---- memory ---------------------------------------------------------------------------------
@@ -112,7 +101,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
             MemorySegment out = arena.allocate(ADDRESS);
             MemorySegment desc = descriptor == null ? MemorySegment.NULL : descriptor.write(arena);
             api.check(interop.call(OrtInteropApiSlot.ImportMemory, handle(), desc, out));
-            return track(new ExternalMemory(interop, imported(out, OrtInteropApiSlot.ImportMemory), this::forget));
+            return imported.remember(new ExternalMemory(interop, imported(out, OrtInteropApiSlot.ImportMemory), imported::forget));
         }
     }
 
@@ -156,7 +145,8 @@ public final class ExternalResourceImporter implements AutoCloseable {
             MemorySegment out = arena.allocate(ADDRESS);
             MemorySegment desc = descriptor == null ? MemorySegment.NULL : descriptor.write(arena);
             api.check(interop.call(OrtInteropApiSlot.ImportSemaphore, handle(), desc, out));
-            return track(new ExternalSemaphore(interop, imported(out, OrtInteropApiSlot.ImportSemaphore), this::forget));
+            return imported.remember(new ExternalSemaphore(interop, imported(out, OrtInteropApiSlot.ImportSemaphore),
+                    imported::forget));
         }
     }
 
@@ -212,15 +202,6 @@ public final class ExternalResourceImporter implements AutoCloseable {
         return handle;
     }
 
-    private synchronized <T extends AutoCloseable> T track(T handle) {
-        imported.add(handle);
-        return handle;
-    }
-
-    private synchronized void forget(AutoCloseable handle) {
-        imported.remove(handle);
-    }
-
     /**
      * Closes the memory and semaphore handles imported through this importer that are still open (newest
      * first), then {@code ReleaseExternalResourceImporter}: ORT deletes its wrapper, which releases the
@@ -231,18 +212,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
         if (importer == null) {
             return;
         }
-        List<AutoCloseable> open;
-        synchronized (this) {
-            open = new ArrayList<>(imported);
-        }
-        Collections.reverse(open);
-        for (AutoCloseable handle : open) {
-            try {
-                handle.close();
-            } catch (Exception e) {
-                throw new IllegalStateException("javaep: cannot close the importer: " + e.getMessage(), e);
-            }
-        }
+        imported.closeNewestFirst();
         releaseImporterOnly();
     }
 
@@ -255,9 +225,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
         if (importer == null) {
             return;
         }
-        synchronized (this) {
-            imported.clear();
-        }
+        imported.clear();
         interop.callVoid(OrtInteropApiSlot.ReleaseExternalResourceImporter, importer);
         importer = null;
     }
@@ -268,6 +236,19 @@ public final class ExternalResourceImporter implements AutoCloseable {
     }
 
     // ---- descriptors ----------------------------------------------------------------------------
+
+    /**
+     * A zeroed {@code layout} in {@code arena} with the fields both handle descriptors start with filled in:
+     * {@code version}, the handle's type (named {@code typeField} in that struct) and {@code native_handle}.
+     */
+    private static MemorySegment writeHandleHead(Arena arena, StructLayout layout, int version, String typeField, int type,
+                                                 long nativeHandle) {
+        MemorySegment struct = arena.allocate(layout);
+        struct.set(JAVA_INT, OrtInteropLayouts.offset(layout, "version"), version);
+        struct.set(JAVA_INT, OrtInteropLayouts.offset(layout, typeField), type);
+        struct.set(ADDRESS, OrtInteropLayouts.offset(layout, "native_handle"), MemorySegment.ofAddress(nativeHandle));
+        return struct;
+    }
 
     /**
      * {@code OrtExternalMemoryDescriptor}, field for field. {@link #of} fills a valid one; the canonical
@@ -296,10 +277,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
 
         MemorySegment write(Arena arena) {
             StructLayout layout = OrtInteropLayouts.MEMORY_DESCRIPTOR;
-            MemorySegment struct = arena.allocate(layout);
-            struct.set(JAVA_INT, OrtInteropLayouts.offset(layout, "version"), version);
-            struct.set(JAVA_INT, OrtInteropLayouts.offset(layout, "handle_type"), handleType);
-            struct.set(ADDRESS, OrtInteropLayouts.offset(layout, "native_handle"), MemorySegment.ofAddress(nativeHandle));
+            MemorySegment struct = writeHandleHead(arena, layout, version, "handle_type", handleType, nativeHandle);
             struct.set(JAVA_LONG, OrtInteropLayouts.offset(layout, "size_bytes"), sizeBytes);
             struct.set(JAVA_LONG, OrtInteropLayouts.offset(layout, "offset_bytes"), offsetBytes);
             return struct;
@@ -338,12 +316,7 @@ public final class ExternalResourceImporter implements AutoCloseable {
         }
 
         MemorySegment write(Arena arena) {
-            StructLayout layout = OrtInteropLayouts.SEMAPHORE_DESCRIPTOR;
-            MemorySegment struct = arena.allocate(layout);
-            struct.set(JAVA_INT, OrtInteropLayouts.offset(layout, "version"), version);
-            struct.set(JAVA_INT, OrtInteropLayouts.offset(layout, "type"), type);
-            struct.set(ADDRESS, OrtInteropLayouts.offset(layout, "native_handle"), MemorySegment.ofAddress(nativeHandle));
-            return struct;
+            return writeHandleHead(arena, OrtInteropLayouts.SEMAPHORE_DESCRIPTOR, version, "type", type, nativeHandle);
         }
 
         static SemaphoreDescriptor read(MemorySegment struct) {

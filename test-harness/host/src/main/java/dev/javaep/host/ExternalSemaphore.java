@@ -12,23 +12,14 @@ import java.util.function.Consumer;
  * {@link #close()} is {@code ReleaseExternalSemaphoreHandle}: close it only after the waits and signals
  * queued with it have run.
  */
-public final class ExternalSemaphore extends ImportedHandle {
+public final class ExternalSemaphore extends ImportedHandle<SemaphoreDescriptor> {
     ExternalSemaphore(FunctionTable interop, MemorySegment handle, Consumer<AutoCloseable> onClose) {
-        super(interop, OrtInteropLayouts.SEMAPHORE_HANDLE, OrtInteropApiSlot.ReleaseExternalSemaphoreHandle, handle, onClose);
-    }
-
-    /** The base struct's copy of the descriptor the semaphore was imported with, as the EP stored it. */
-    public SemaphoreDescriptor descriptor() {
-        return SemaphoreDescriptor.read(descriptorCopy(OrtInteropLayouts.SEMAPHORE_DESCRIPTOR.byteSize()));
+        super(interop, OrtInteropLayouts.SEMAPHORE_HANDLE, OrtInteropApiSlot.ReleaseExternalSemaphoreHandle,
+                OrtInteropLayouts.SEMAPHORE_DESCRIPTOR, SemaphoreDescriptor::read, handle, onClose);
     }
 
     /** The stored descriptor's {@code type}. */
     public int type() {
         return descriptor().type();
-    }
-
-    @Override
-    public String toString() {
-        return isClosed() ? "ExternalSemaphore[closed]" : "ExternalSemaphore[" + descriptor() + "]";
     }
 }

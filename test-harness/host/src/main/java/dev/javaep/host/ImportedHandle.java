@@ -10,6 +10,7 @@ import dev.javaep.ort.OrtInteropLayouts;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * What {@link ExternalMemory} and {@link ExternalSemaphore} share: a handle an EP returned, which starts
@@ -17,28 +18,34 @@ import java.util.function.Consumer;
  * accessors read that base struct as the EP filled it, so tests can check what the EP put there.
  * Owned: {@link #close()} calls the interop API's release function, which calls the handle's {@code Release}.
  */
-public abstract sealed class ImportedHandle implements AutoCloseable permits ExternalMemory, ExternalSemaphore {
+public abstract sealed class ImportedHandle<D> implements AutoCloseable permits ExternalMemory, ExternalSemaphore {
     private final FunctionTable interop;
     private final StructLayout layout;
     private final OrtInteropApiSlot release;
+    private final StructLayout descriptorLayout;
+    private final Function<MemorySegment, D> readDescriptor;
     private final Consumer<AutoCloseable> onClose; // tells the importer this handle is gone
     private MemorySegment handle;
 
-    ImportedHandle(FunctionTable interop, StructLayout layout, OrtInteropApiSlot release, MemorySegment handle,
-                   Consumer<AutoCloseable> onClose) {
+    /**
+     * @param layout the handle's struct
+     * @param descriptorLayout the descriptor struct the handle keeps a copy of
+     * @param readDescriptor reads that copy into its record
+     */
+    ImportedHandle(FunctionTable interop, StructLayout layout, OrtInteropApiSlot release, StructLayout descriptorLayout,
+                   Function<MemorySegment, D> readDescriptor, MemorySegment handle, Consumer<AutoCloseable> onClose) {
         this.interop = interop;
         this.layout = layout;
         this.release = release;
+        this.descriptorLayout = descriptorLayout;
+        this.readDescriptor = readDescriptor;
         this.handle = handle.reinterpret(layout.byteSize());
         this.onClose = onClose;
     }
 
     /** The handle pointer (the EP's object). */
     public MemorySegment handle() {
-        if (handle == null) {
-            throw new IllegalStateException(getClass().getSimpleName() + " is closed");
-        }
-        return handle;
+        return OrtCalls.live(handle, getClass().getSimpleName());
     }
 
     /** The base struct's {@code version}: ORT requires the EP to put the ORT API version there. */
@@ -56,9 +63,9 @@ public abstract sealed class ImportedHandle implements AutoCloseable permits Ext
         return handle().get(ADDRESS, OrtInteropLayouts.offset(layout, "Release")).address();
     }
 
-    /** The base struct's descriptor copy, {@code size} bytes. */
-    MemorySegment descriptorCopy(long size) {
-        return handle().asSlice(OrtInteropLayouts.offset(layout, "descriptor"), size);
+    /** The base struct's copy of the descriptor the resource was imported with, as the EP stored it. */
+    public D descriptor() {
+        return readDescriptor.apply(handle().asSlice(OrtInteropLayouts.offset(layout, "descriptor"), descriptorLayout.byteSize()));
     }
 
     /** Releases the handle through ORT. Idempotent. */
@@ -75,7 +82,8 @@ public abstract sealed class ImportedHandle implements AutoCloseable permits Ext
         }
     }
 
-    boolean isClosed() {
-        return handle == null;
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + (handle == null ? "[closed]" : "[" + descriptor() + "]");
     }
 }

@@ -37,10 +37,7 @@ public final class IoBinding implements AutoCloseable {
 
     /** The {@code OrtIoBinding*}. */
     public MemorySegment handle() {
-        if (binding == null) {
-            throw new IllegalStateException("IoBinding is closed");
-        }
-        return binding;
+        return OrtCalls.live(binding, "IoBinding");
     }
 
     /** {@code BindInput}; ORT copies the value to the device the session wants it on if it lives elsewhere. */

@@ -1,6 +1,5 @@
 package dev.javaep.host;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.javaep.ort.OrtApi;
@@ -82,18 +81,11 @@ public final class MemoryInfo implements AutoCloseable {
 
     /** The {@code OrtMemoryInfo*}. */
     public MemorySegment handle() {
-        if (info == null) {
-            throw new IllegalStateException("MemoryInfo is closed");
-        }
-        return info;
+        return OrtCalls.live(info, "MemoryInfo");
     }
 
     public String name() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            api.check(api.table().call(OrtApiSlot.MemoryInfoGetName, handle(), out));
-            return OrtApi.cString(out.get(ADDRESS, 0));
-        }
+        return OrtApi.cString(OrtCalls.pointerOut(api, OrtApiSlot.MemoryInfoGetName, handle()));
     }
 
     public MemoryDeviceType deviceType() {

@@ -171,12 +171,8 @@ public final class OrtEnvironment implements AutoCloseable {
      * environment owns it), or empty when there is none.
      */
     public Optional<Allocator> sharedAllocator(MemoryInfo memoryInfo) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            api.check(api.table().call(OrtApiSlot.GetSharedAllocator, env, memoryInfo.handle(), out));
-            MemorySegment allocator = out.get(ADDRESS, 0);
-            return allocator.equals(MemorySegment.NULL) ? Optional.empty() : Optional.of(Allocator.borrowed(api, allocator));
-        }
+        MemorySegment allocator = OrtCalls.pointerOut(api, OrtApiSlot.GetSharedAllocator, env, memoryInfo.handle());
+        return allocator.equals(MemorySegment.NULL) ? Optional.empty() : Optional.of(Allocator.borrowed(api, allocator));
     }
 
     /**

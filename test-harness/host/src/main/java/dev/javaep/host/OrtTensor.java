@@ -112,10 +112,7 @@ public final class OrtTensor implements AutoCloseable {
 
     /** The {@code OrtValue*}. */
     public MemorySegment handle() {
-        if (value == null) {
-            throw new IllegalStateException("OrtTensor is closed");
-        }
-        return value;
+        return OrtCalls.live(value, "OrtTensor");
     }
 
     public ElementType elementType() {

@@ -1,6 +1,5 @@
 package dev.javaep.host;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiSlot;
@@ -25,19 +24,12 @@ public final class RunOptions implements AutoCloseable {
     /** {@code CreateRunOptions}. */
     public static RunOptions create() {
         OrtApi api = OrtHost.shared().api();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            api.check(api.table().call(OrtApiSlot.CreateRunOptions, out));
-            return new RunOptions(api, out.get(ADDRESS, 0));
-        }
+        return new RunOptions(api, OrtCalls.pointerOut(api, OrtApiSlot.CreateRunOptions));
     }
 
     /** The {@code OrtRunOptions*}. */
     public MemorySegment handle() {
-        if (options == null) {
-            throw new IllegalStateException("RunOptions is closed");
-        }
-        return options;
+        return OrtCalls.live(options, "RunOptions");
     }
 
     /** {@code RunOptionsSetRunTag}: names the run in ORT's logs and profiles. */

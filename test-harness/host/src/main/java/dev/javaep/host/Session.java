@@ -12,7 +12,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +29,7 @@ public final class Session implements AutoCloseable {
     private MemorySegment session;
     private final List<String> inputNames;
     private final List<String> outputNames;
-    private final LinkedHashSet<AutoCloseable> dependents = new LinkedHashSet<>();
+    private final Dependents dependents = new Dependents("the session");
 
     Session(OrtApi api, MemorySegment session) {
         this.api = api;
@@ -40,10 +39,7 @@ public final class Session implements AutoCloseable {
     }
 
     public MemorySegment handle() {
-        if (session == null) {
-            throw new IllegalStateException("Session is closed");
-        }
-        return session;
+        return OrtCalls.live(session, "Session");
     }
 
     public List<String> inputNames() {
@@ -155,13 +151,8 @@ public final class Session implements AutoCloseable {
 
     /** {@code CreateIoBinding}: an empty binding of this session. */
     public IoBinding createIoBinding() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            api.check(api.table().call(OrtApiSlot.CreateIoBinding, handle(), out));
-            IoBinding binding = new IoBinding(api, out.get(ADDRESS, 0), this::forget);
-            remember(binding);
-            return binding;
-        }
+        return dependents.remember(new IoBinding(api, OrtCalls.pointerOut(api, OrtApiSlot.CreateIoBinding, handle()),
+                dependents::forget));
     }
 
     /**
@@ -207,13 +198,8 @@ public final class Session implements AutoCloseable {
      * after the tensors allocated from it and before the session, which closes it otherwise).
      */
     public Allocator allocator(MemoryInfo memoryInfo) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            api.check(api.table().call(OrtApiSlot.CreateAllocator, handle(), memoryInfo.handle(), out));
-            Allocator allocator = Allocator.owned(api, out.get(ADDRESS, 0), this::forget);
-            remember(allocator);
-            return allocator;
-        }
+        return dependents.remember(Allocator.owned(api, OrtCalls.pointerOut(api, OrtApiSlot.CreateAllocator, handle(),
+                memoryInfo.handle()), dependents::forget));
     }
 
     private List<MemoryInfo> memoryInfos(OrtApiSlot slot, int count) {
@@ -250,14 +236,6 @@ public final class Session implements AutoCloseable {
         }
     }
 
-    private synchronized void remember(AutoCloseable dependent) {
-        dependents.add(dependent);
-    }
-
-    private synchronized void forget(AutoCloseable dependent) {
-        dependents.remove(dependent);
-    }
-
     private TensorData copyOut(MemorySegment value) {
         MemorySegment info = api.tensorTypeAndShape(value);
         try {
@@ -285,18 +263,7 @@ public final class Session implements AutoCloseable {
     @Override
     public void close() {
         if (session != null) {
-            List<AutoCloseable> open;
-            synchronized (this) {
-                open = new ArrayList<>(dependents);
-            }
-            Collections.reverse(open);
-            for (AutoCloseable dependent : open) {
-                try {
-                    dependent.close();
-                } catch (Exception e) {
-                    throw new IllegalStateException("javaep: cannot close the session: " + e.getMessage(), e);
-                }
-            }
+            dependents.closeNewestFirst();
             api.table().callVoid(OrtApiSlot.ReleaseSession, session);
             session = null;
         }

@@ -26,11 +26,7 @@ public final class SessionOptions implements AutoCloseable {
     }
 
     static SessionOptions create(OrtApi api, MemorySegment env) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            api.check(api.table().call(OrtApiSlot.CreateSessionOptions, out));
-            return new SessionOptions(api, env, out.get(ADDRESS, 0));
-        }
+        return new SessionOptions(api, env, OrtCalls.pointerOut(api, OrtApiSlot.CreateSessionOptions));
     }
 
     MemorySegment handle() {

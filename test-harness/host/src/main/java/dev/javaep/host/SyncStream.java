@@ -1,10 +1,8 @@
 package dev.javaep.host;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiSlot;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
 
@@ -28,12 +26,8 @@ public final class SyncStream implements AutoCloseable {
     /** {@code CreateSyncStreamForEpDevice}; fails unless the device's EP is stream-aware. */
     static SyncStream create(OrtApi api, EpDevice device, Map<String, String> options) {
         MemorySegment kvps = options.isEmpty() ? MemorySegment.NULL : api.createKeyValuePairs(options);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            api.check(api.table().call(OrtApiSlot.CreateSyncStreamForEpDevice, device.handle(), kvps, out));
-            return new SyncStream(api, device, out.get(ADDRESS, 0));
-        } catch (Throwable t) {
-            throw OrtApi.rethrow(t);
+        try {
+            return new SyncStream(api, device, OrtCalls.pointerOut(api, OrtApiSlot.CreateSyncStreamForEpDevice, device.handle(), kvps));
         } finally {
             if (!options.isEmpty()) {
                 api.releaseKeyValuePairs(kvps);
@@ -48,10 +42,7 @@ public final class SyncStream implements AutoCloseable {
 
     /** The {@code OrtSyncStream*} (for the interop API's semaphore calls, for instance). */
     public MemorySegment ortStream() {
-        if (stream == null) {
-            throw new IllegalStateException("SyncStream is closed");
-        }
-        return stream;
+        return OrtCalls.live(stream, "SyncStream");
     }
 
     /** The EP's native stream ({@code SyncStream_GetHandle}): a {@code CUstream} for a CUDA EP; 0 if it has none. */

@@ -3,6 +3,11 @@ package dev.javaep.harness;
 import dev.javaep.host.EpDevice;
 import dev.javaep.host.OrtEnvironment;
 import dev.javaep.host.OrtHost;
+import dev.javaep.host.Session;
+import dev.javaep.host.SessionOptions;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -58,5 +63,31 @@ public final class JavaepRegistration implements BeforeAllCallback, AfterAllCall
     /** The registration's device of EP {@code epName}. */
     public EpDevice device(String epName) {
         return env.epDevice(epName);
+    }
+
+    /**
+     * Session options that put {@code epName}'s device first; with {@code cpuFallback} false ORT's CPU EP may take no
+     * node, so a node the EP declines makes session creation fail.
+     */
+    public SessionOptions options(String epName, boolean cpuFallback) {
+        SessionOptions options = env.createSessionOptions();
+        if (!cpuFallback) {
+            options.disableCpuEpFallback();
+        }
+        return options.appendExecutionProvider(List.of(device(epName)), Map.of());
+    }
+
+    /** A session of {@code model} on {@link #options(String, boolean)}. */
+    public Session session(byte[] model, String epName, boolean cpuFallback) {
+        try (SessionOptions options = options(epName, cpuFallback)) {
+            return env.createSession(model, options);
+        }
+    }
+
+    /** A session of the model file {@code model} on {@link #options(String, boolean)}. */
+    public Session session(Path model, String epName, boolean cpuFallback) {
+        try (SessionOptions options = options(epName, cpuFallback)) {
+            return env.createSession(model, options);
+        }
     }
 }

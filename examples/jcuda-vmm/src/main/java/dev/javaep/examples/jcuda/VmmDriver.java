@@ -99,13 +99,10 @@ final class VmmDriver {
     static long granularity(int ordinal) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_LONG);
-            check((int) GET_ALLOCATION_GRANULARITY.invokeExact(out, allocationProperties(arena, ordinal),
-                    CUmemAllocationGranularity_flags.CU_MEM_ALLOC_GRANULARITY_MINIMUM), "cuMemGetAllocationGranularity");
+            MemorySegment prop = allocationProperties(arena, ordinal);
+            call("cuMemGetAllocationGranularity", "", () -> (int) GET_ALLOCATION_GRANULARITY.invokeExact(out, prop,
+                    CUmemAllocationGranularity_flags.CU_MEM_ALLOC_GRANULARITY_MINIMUM));
             return out.get(JAVA_LONG, 0);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 
@@ -113,13 +110,9 @@ final class VmmDriver {
     static long create(long size, int ordinal) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_LONG);
-            check((int) CREATE.invokeExact(out, size, allocationProperties(arena, ordinal), 0L), "cuMemCreate",
-                    size + " bytes on device " + ordinal);
+            MemorySegment prop = allocationProperties(arena, ordinal);
+            call("cuMemCreate", size + " bytes on device " + ordinal, () -> (int) CREATE.invokeExact(out, size, prop, 0L));
             return out.get(JAVA_LONG, 0);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 
@@ -127,23 +120,13 @@ final class VmmDriver {
     static long reserve(long size) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_LONG);
-            check((int) ADDRESS_RESERVE.invokeExact(out, size, 0L, 0L, 0L), "cuMemAddressReserve", size + " bytes");
+            call("cuMemAddressReserve", size + " bytes", () -> (int) ADDRESS_RESERVE.invokeExact(out, size, 0L, 0L, 0L));
             return out.get(JAVA_LONG, 0);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 
     static void map(long address, long size, long allocation) {
-        try {
-            check((int) MAP.invokeExact(address, size, 0L, allocation, 0L), "cuMemMap");
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        call("cuMemMap", "", () -> (int) MAP.invokeExact(address, size, 0L, allocation, 0L));
     }
 
     /** {@code cuMemSetAccess}: read-write for device {@code ordinal}, the only access a fresh mapping lacks. */
@@ -155,11 +138,7 @@ final class VmmDriver {
             access.set(JAVA_INT, ACCESS_DESC.byteOffset(groupElement("location"), groupElement("id")), ordinal);
             access.set(JAVA_INT, ACCESS_DESC.byteOffset(groupElement("flags")),
                     CUmemAccess_flags.CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
-            check((int) SET_ACCESS.invokeExact(address, size, access, 1L), "cuMemSetAccess");
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            call("cuMemSetAccess", "", () -> (int) SET_ACCESS.invokeExact(address, size, access, 1L));
         }
     }
 
@@ -168,41 +147,43 @@ final class VmmDriver {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_INT);
             out.set(JAVA_INT, 0, -1);
-            check((int) EXPORT_TO_SHAREABLE_HANDLE.invokeExact(out, allocation,
-                    CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0L), "cuMemExportToShareableHandle");
+            call("cuMemExportToShareableHandle", "", () -> (int) EXPORT_TO_SHAREABLE_HANDLE.invokeExact(out, allocation,
+                    CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0L));
             return out.get(JAVA_INT, 0);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 
     static void unmap(long address, long size) {
-        invoke(UNMAP, address, size, "cuMemUnmap");
+        call("cuMemUnmap", "", () -> (int) UNMAP.invokeExact(address, size));
     }
 
     static void addressFree(long address, long size) {
-        invoke(ADDRESS_FREE, address, size, "cuMemAddressFree");
+        call("cuMemAddressFree", "", () -> (int) ADDRESS_FREE.invokeExact(address, size));
     }
 
     static void release(long allocation) {
-        try {
-            check((int) RELEASE.invokeExact(allocation), "cuMemRelease");
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        call("cuMemRelease", "", () -> (int) RELEASE.invokeExact(allocation));
     }
 
-    private static void invoke(MethodHandle function, long address, long size, String name) {
+    /** One downcall through a handle above; returns its {@code CUresult}. */
+    @FunctionalInterface
+    private interface Downcall {
+        int invoke() throws Throwable;
+    }
+
+    /**
+     * Makes {@code downcall} and checks its result like JCuda's ({@link JCudaApp#check}); what a handle throws besides
+     * (nothing, for these signatures) comes back unchecked.
+     */
+    private static void call(String function, String context, Downcall downcall) {
+        int result;
         try {
-            check((int) function.invokeExact(address, size), name);
+            result = downcall.invoke();
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+        check(result, function, context);
     }
 }

@@ -23,6 +23,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 
 /**
  * JavaCudaExecutionProvider's benchmark, run on the GPU machine: per-Run latency of a small MLP and of
@@ -143,6 +144,14 @@ public final class CudaBenchmark {
 
     /** Input copied to the device once; output bound to device memory; only Run is timed. */
     private static double[] deviceResident(OrtEnvironment env, EpDevice cuda, Workload w) {
+        return withDeviceResidentRun(env, cuda, w, run -> percentiles(run, w.runs()));
+    }
+
+    /**
+     * A JavaCuda session of {@code w} whose input is copied to the device once and whose output is bound to device
+     * memory; {@code measure} gets one Run of that binding (no host copy in it) and says what it measured.
+     */
+    private static <T> T withDeviceResidentRun(OrtEnvironment env, EpDevice cuda, Workload w, Function<Runnable, T> measure) {
         MemoryInfo deviceMemory = cuda.memoryInfo(DeviceMemoryType.DEFAULT).orElseThrow();
         try (Session session = session(env, List.of(cuda), w.model());
              Allocator allocator = session.allocator(deviceMemory);
@@ -151,7 +160,7 @@ public final class CudaBenchmark {
              IoBinding binding = session.createIoBinding()) {
             env.copyTensors(List.of(hostInput), List.of(deviceInput), null);
             binding.bindInput(w.input(), deviceInput).bindOutputToDevice(w.output(), deviceMemory);
-            return percentiles(() -> session.run(binding, null), w.runs());
+            return measure.apply(() -> session.run(binding, null));
         }
     }
 
@@ -176,21 +185,14 @@ public final class CudaBenchmark {
         Workload mlp = workloads().getFirst();
         EpDevice cuda = env.epDevice(CUDA);
         int runs = 2000;
-        MemoryInfo deviceMemory = cuda.memoryInfo(DeviceMemoryType.DEFAULT).orElseThrow();
-        try (Session session = session(env, List.of(cuda), mlp.model());
-             Allocator allocator = session.allocator(deviceMemory);
-             OrtTensor hostInput = OrtTensor.fromHost(mlp.data());
-             OrtTensor deviceInput = OrtTensor.allocate(allocator, ElementType.FLOAT, mlp.data().shape());
-             IoBinding binding = session.createIoBinding()) {
-            env.copyTensors(List.of(hostInput), List.of(deviceInput), null);
-            binding.bindInput(mlp.input(), deviceInput).bindOutputToDevice(mlp.output(), deviceMemory);
+        withDeviceResidentRun(env, cuda, mlp, run -> {
             for (int i = 0; i < 500; i++) {
-                session.run(binding, null);
+                run.run();
             }
             BridgeStatistics.reset();
             long t0 = System.nanoTime();
             for (int i = 0; i < runs; i++) {
-                session.run(binding, null);
+                run.run();
             }
             double runMicros = (System.nanoTime() - t0) / 1e3 / runs;
             Map<BridgeStatistics.Callback, BridgeStatistics.Totals> totals = BridgeStatistics.snapshot();
@@ -210,7 +212,8 @@ public final class CudaBenchmark {
                 }
             }
             System.out.printf("| all | %.1f | %.2f of a %.1f µs Run |%n%n", calls / (double) runs, javaMicros, runMicros);
-        }
+            return null; // the table is printed: nothing to hand back
+        });
     }
 
     private static void bandwidthTable(CudaDriver driver, CudaDeviceInfo info) {

@@ -3,9 +3,14 @@ package dev.javaep.harness.abi;
 import static dev.javaep.harness.abi.Raw.call;
 import static dev.javaep.harness.abi.Raw.epApi;
 import static dev.javaep.harness.abi.Raw.ok;
+import static dev.javaep.harness.abi.Raw.stringOut;
+import static dev.javaep.harness.abi.Raw.floatTensor;
+import static dev.javaep.harness.abi.Raw.cpuInfo;
 import static dev.javaep.harness.abi.Raw.ortApi;
 import static dev.javaep.harness.abi.Raw.pointer;
 import static dev.javaep.harness.abi.Raw.string;
+import static dev.javaep.harness.abi.SubProbeModel.DIFFERENCE;
+import static dev.javaep.harness.abi.SubProbeModel.MINUEND;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -60,9 +65,6 @@ class EpDeviceProbeIT {
     /** {@code OrtApi::UpdateEnvWithCustomLogLevel} (226): sets the severity the default logger then reports. */
     private static final ProbedSlots.Observer UPDATE_LOG_LEVEL = ProbedSlots.Observer.of("ortapi-slots.tsv",
             "UpdateEnvWithCustomLogLevel", 1, FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
-    private static final float[] MINUEND = {10, 20, 30, 40, 50, 60};
-    private static final float[] SUBTRAHEND = {1, 2, 3};
-    private static final float[] DIFFERENCE = {9, 18, 27, 39, 48, 57};
 
     private static OrtEnvironment env;
     private static byte[] model;
@@ -70,12 +72,7 @@ class EpDeviceProbeIT {
     @BeforeAll
     static void register() {
         env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.ERROR);
-        model = new OnnxModelWriter("probe_device_sub")
-                .input("minuend", ElementType.FLOAT, Dim.param("N"), Dim.of(3))
-                .input("subtrahend", ElementType.FLOAT, Dim.of(3))
-                .output("difference", ElementType.FLOAT, Dim.param("N"), Dim.of(3))
-                .node("Sub", List.of("minuend", "subtrahend"), List.of("difference"))
-                .toByteArray();
+        model = SubProbeModel.bytes("probe_device_sub");
         String previous = System.getProperty("javaep.factories");
         System.setProperty("javaep.factories", ProbeDeviceFactory.NAME);
         try (Arena arena = Arena.ofConfined()) {
@@ -124,26 +121,19 @@ class EpDeviceProbeIT {
     }
 
     private static String memoryInfoName(Arena arena, MemorySegment info) {
-        MemorySegment name = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.MemoryInfoGetName, info, name);
-        return string(pointer(name));
+        return stringOut(arena, OrtApiSlot.MemoryInfoGetName, info);
+    }
+
+    /** A new importer of the probe device ({@code CreateExternalResourceImporterForDevice}), with the records cleared. */
+    private static MemorySegment probeImporter(Arena arena) {
+        ProbeDeviceFactory.clearRecords();
+        MemorySegment out = arena.allocate(ADDRESS);
+        ok(Raw.interopApi(), dev.javaep.ort.OrtInteropApiSlot.CreateExternalResourceImporterForDevice, probeDevice(), out);
+        return pointer(out);
     }
 
     private static MemorySegment deviceMemoryInfo() {
         return (MemorySegment) call(ortApi(), OrtApiSlot.EpDevice_MemoryInfo, probeDevice(), DEFAULT_MEMORY);
-    }
-
-    private static MemorySegment floats(Arena arena, MemorySegment memoryInfo, MemorySegment data, long... shape) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.CreateTensorWithDataAsOrtValue, memoryInfo, data, data.byteSize(),
-                arena.allocateFrom(JAVA_LONG, shape), (long) shape.length, 1, out);
-        return pointer(out);
-    }
-
-    private static MemorySegment cpuInfo(Arena arena) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.CreateCpuMemoryInfo, 0, 0, out);
-        return pointer(out);
     }
 
     /** A session of the Sub model on the probe device EP, with one EP option. */
@@ -166,26 +156,7 @@ class EpDeviceProbeIT {
 
     /** Runs Sub on host inputs; returns the difference read from the host output ORT copied back. */
     private static float[] run(Arena arena, MemorySegment session, MemorySegment runOptions) {
-        MemorySegment cpu = cpuInfo(arena);
-        MemorySegment minuend = floats(arena, cpu, arena.allocateFrom(JAVA_FLOAT, MINUEND), 2, 3);
-        MemorySegment subtrahend = floats(arena, cpu, arena.allocateFrom(JAVA_FLOAT, SUBTRAHEND), 3);
-        MemorySegment names = arena.allocate(ADDRESS, 2);
-        names.setAtIndex(ADDRESS, 0, arena.allocateFrom("minuend"));
-        names.setAtIndex(ADDRESS, 1, arena.allocateFrom("subtrahend"));
-        MemorySegment values = arena.allocate(ADDRESS, 2);
-        values.setAtIndex(ADDRESS, 0, minuend);
-        values.setAtIndex(ADDRESS, 1, subtrahend);
-        MemorySegment output = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.Run, session, runOptions, names, values, 2L,
-                arena.allocateFrom(ADDRESS, arena.allocateFrom("difference")), 1L, output);
-        MemorySegment data = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.GetTensorMutableData, pointer(output), data);
-        float[] difference = pointer(data).reinterpret(24).toArray(JAVA_FLOAT);
-        for (MemorySegment value : List.of(pointer(output), minuend, subtrahend)) {
-            call(ortApi(), OrtApiSlot.ReleaseValue, value);
-        }
-        call(ortApi(), OrtApiSlot.ReleaseMemoryInfo, cpu);
-        return difference;
+        return SubProbeModel.run(arena, session, runOptions, "minuend", "subtrahend");
     }
 
     @Test
@@ -412,9 +383,9 @@ class EpDeviceProbeIT {
             assertEquals(0L, (long) call(epApi(), OrtEpApiSlot.GetSyncIdForLastWaitOnSyncStream, stream, stream));
 
             MemorySegment cpu = cpuInfo(arena);
-            MemorySegment host = floats(arena, cpu, arena.allocateFrom(JAVA_FLOAT, MINUEND), 2, 3);
+            MemorySegment host = floatTensor(arena, cpu, MINUEND, 2, 3);
             MemorySegment deviceData = arena.allocate(24, 64);
-            MemorySegment device = floats(arena, deviceMemoryInfo(), deviceData, 2, 3);
+            MemorySegment device = floatTensor(arena, deviceMemoryInfo(), deviceData, 2, 3);
             ok(ortApi(), OrtApiSlot.CopyTensors, env.handle(), arena.allocateFrom(ADDRESS, host), arena.allocateFrom(ADDRESS, device),
                     stream, 1L);
             assertArrayEquals(MINUEND, deviceData.toArray(JAVA_FLOAT), "host → device");
@@ -493,12 +464,10 @@ class EpDeviceProbeIT {
                     + " 'wait 77' and 'signal 88' on the app's stream; the fence handle reaches it unchanged. GetInteropApi"
                     + " (395) returned the table all of this went through")
     void theProbeImporterIsAskedWhatTheInteropCallsSay() {
-        ProbeDeviceFactory.clearRecords();
         var interop = Raw.interopApi();
         try (Arena arena = Arena.ofConfined()) {
+            MemorySegment importer = probeImporter(arena);
             MemorySegment out = arena.allocate(ADDRESS);
-            ok(interop, dev.javaep.ort.OrtInteropApiSlot.CreateExternalResourceImporterForDevice, probeDevice(), out);
-            MemorySegment importer = pointer(out);
             MemorySegment answer = arena.allocate(ValueLayout.JAVA_BOOLEAN);
             List<String> answers = new ArrayList<>();
             for (int kind : new int[] {0, 3}) {
@@ -548,12 +517,10 @@ class EpDeviceProbeIT {
                     + " offset, in the probe device's memory; ReleaseExternalMemoryHandle (4) vs"
                     + " ReleaseExternalSemaphoreHandle (8): the memory is released once handle and tensor are gone")
     void importedMemoryBecomesATensorOfTheProbeDevice() {
-        ProbeDeviceFactory.clearRecords();
         var interop = Raw.interopApi();
         try (Arena arena = Arena.ofConfined()) {
+            MemorySegment importer = probeImporter(arena);
             MemorySegment out = arena.allocate(ADDRESS);
-            ok(interop, dev.javaep.ort.OrtInteropApiSlot.CreateExternalResourceImporterForDevice, probeDevice(), out);
-            MemorySegment importer = pointer(out);
             MemorySegment memory = arena.allocate(dev.javaep.ort.OrtInteropLayouts.MEMORY_DESCRIPTOR);
             memory.set(JAVA_INT, 0, dev.javaep.ort.OrtInteropLayouts.FIRST_VERSION);
             memory.set(JAVA_INT, 4, 3); // VK_MEMORY_OPAQUE_FD: the probe importer never touches the fd

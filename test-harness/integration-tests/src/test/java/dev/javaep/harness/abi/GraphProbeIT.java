@@ -2,6 +2,9 @@ package dev.javaep.harness.abi;
 
 import static dev.javaep.harness.abi.Raw.call;
 import static dev.javaep.harness.abi.Raw.ok;
+import static dev.javaep.harness.abi.Raw.stringOut;
+import static dev.javaep.harness.abi.Raw.sizeOut;
+import static dev.javaep.harness.abi.Raw.intOut;
 import static dev.javaep.harness.abi.Raw.ortApi;
 import static dev.javaep.harness.abi.Raw.pointer;
 import static dev.javaep.harness.abi.Raw.string;
@@ -9,7 +12,6 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BOOLEAN;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -171,24 +173,6 @@ class GraphProbeIT {
             seen.put("error", e.toString());
         }
         OBSERVED.put(String.valueOf(seen.get("name")), seen);
-    }
-
-    private static String stringOut(Arena arena, OrtApiSlot slot, MemorySegment object) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), slot, object, out);
-        return string(pointer(out));
-    }
-
-    private static int intOut(Arena arena, OrtApiSlot slot, MemorySegment object) {
-        MemorySegment out = arena.allocate(JAVA_INT);
-        ok(ortApi(), slot, object, out);
-        return out.get(JAVA_INT, 0);
-    }
-
-    private static long sizeOut(Arena arena, OrtApiSlot slot, MemorySegment object) {
-        MemorySegment out = arena.allocate(JAVA_LONG);
-        ok(ortApi(), slot, object, out);
-        return out.get(JAVA_LONG, 0);
     }
 
     private static List<MemorySegment> array(Arena arena, OrtApiSlot countSlot, OrtApiSlot arraySlot, MemorySegment object) {

@@ -3,9 +3,10 @@ package dev.javaep.harness.abi;
 import static dev.javaep.harness.abi.Raw.call;
 import static dev.javaep.harness.abi.Raw.epApi;
 import static dev.javaep.harness.abi.Raw.ok;
+import static dev.javaep.harness.abi.Raw.stringOut;
+import static dev.javaep.harness.abi.Raw.intOut;
 import static dev.javaep.harness.abi.Raw.ortApi;
 import static dev.javaep.harness.abi.Raw.pointer;
-import static dev.javaep.harness.abi.Raw.string;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -48,16 +49,8 @@ class MemoryProbeIT {
         return pointer(out);
     }
 
-    private static int intOut(Arena arena, OrtApiSlot slot, MemorySegment info) {
-        MemorySegment out = arena.allocate(JAVA_INT);
-        ok(ortApi(), slot, info, out);
-        return out.get(JAVA_INT, 0);
-    }
-
     private static String name(Arena arena, MemorySegment info) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.MemoryInfoGetName, info, out);
-        return string(pointer(out));
+        return stringOut(arena, OrtApiSlot.MemoryInfoGetName, info);
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.javaep.harness.abi;
 
-import dev.javaep.spi.CompiledNode;
+import dev.javaep.harness.TestExecutionProvider;
 import dev.javaep.spi.DataTransfer;
 import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.DeviceAllocator;
@@ -13,7 +13,6 @@ import dev.javaep.spi.ExternalMemoryType;
 import dev.javaep.spi.ExternalResourceImporter;
 import dev.javaep.spi.ExternalSemaphoreDescriptor;
 import dev.javaep.spi.ExternalSemaphoreType;
-import dev.javaep.spi.Graph;
 import dev.javaep.spi.HardwareDevice;
 import dev.javaep.spi.HardwareDeviceType;
 import dev.javaep.spi.ImportedMemory;
@@ -22,7 +21,6 @@ import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.MemoryKind;
 import dev.javaep.spi.MemoryLocation;
 import dev.javaep.spi.MemorySpace;
-import dev.javaep.spi.Node;
 import dev.javaep.spi.NodeSupport;
 import dev.javaep.spi.StreamNotification;
 import dev.javaep.spi.Tensor;
@@ -278,23 +276,10 @@ public final class ProbeDeviceFactory implements ExecutionProviderFactory {
     @Override
     public ExecutionProvider createExecutionProvider(List<HardwareDevice> devices, Map<String, String> sessionOptions) {
         SESSION_OPTIONS.add(Map.copyOf(sessionOptions));
-        return new ExecutionProvider() {
-            @Override
-            public String name() {
-                return NAME;
-            }
-
-            @Override
-            public NodeSupport support(Node node) {
-                return node.opType().equals("Sub") && node.isOnnxDomain() ? NodeSupport.compiled()
-                        : NodeSupport.declined(DeclineCode.OP_TYPE, "the probe device EP computes Sub only");
-            }
-
-            @Override
-            public CompiledNode compile(Graph subgraph, Node fusedNode) {
-                return ProbeDeviceFactory::subtractLastDimension;
-            }
-        };
+        return TestExecutionProvider.compiling(NAME,
+                node -> node.opType().equals("Sub") && node.isOnnxDomain() ? NodeSupport.compiled()
+                        : NodeSupport.declined(DeclineCode.OP_TYPE, "the probe device EP computes Sub only"),
+                ProbeDeviceFactory::subtractLastDimension);
     }
 
     /** float {N, C} minus float {C}: the device memory is host memory, so the kernel reads it directly. */

@@ -1,5 +1,6 @@
 package dev.javaep.harness.abi;
 
+import dev.javaep.harness.TestExecutionProvider;
 import dev.javaep.harness.TestHostFactory;
 import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.ElementType;
@@ -44,29 +45,17 @@ public final class ProbeHostFactory extends TestHostFactory {
 
     @Override
     public ExecutionProvider createExecutionProvider(List<HardwareDevice> devices, Map<String, String> sessionOptions) {
-        return new ExecutionProvider() {
-            @Override
-            public String name() {
-                return NAME;
-            }
-
-            @Override
-            public NodeSupport support(Node node) {
-                onSupport.accept(node);
-                return kernels().stream().anyMatch(k -> k.covers(node)) ? NodeSupport.kernel()
-                        : NodeSupport.declined(DeclineCode.OP_TYPE, "the probe host EP only records this node");
-            }
-
-            @Override
-            public List<KernelDefinition> kernels() {
-                return List.of(
-                        new KernelDefinition("Transpose", "", 13, 13, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record),
-                        new KernelDefinition("Pad", "", 13, 13, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record),
-                        new KernelDefinition("Concat", "", 13, 13, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record),
-                        new KernelDefinition("ThresholdedRelu", "", 10, 10, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record),
-                        new KernelDefinition("Scaler", "ai.onnx.ml", 1, 1, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record));
-            }
-        };
+        List<KernelDefinition> kernels = List.of(
+                new KernelDefinition("Transpose", "", 13, 13, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record),
+                new KernelDefinition("Pad", "", 13, 13, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record),
+                new KernelDefinition("Concat", "", 13, 13, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record),
+                new KernelDefinition("ThresholdedRelu", "", 10, 10, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record),
+                new KernelDefinition("Scaler", "ai.onnx.ml", 1, 1, FLOAT_T, Set.of(), Set.of(), ProbeHostFactory::record));
+        return TestExecutionProvider.withKernels(NAME, node -> {
+            onSupport.accept(node);
+            return kernels.stream().anyMatch(k -> k.covers(node)) ? NodeSupport.kernel()
+                    : NodeSupport.declined(DeclineCode.OP_TYPE, "the probe host EP only records this node");
+        }, kernels);
     }
 
     private static OpKernel record(KernelInfo info) {

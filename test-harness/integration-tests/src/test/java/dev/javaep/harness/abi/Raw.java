@@ -1,6 +1,8 @@
 package dev.javaep.harness.abi;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.javaep.harness.ProcessMemory;
 import dev.javaep.host.OrtHost;
@@ -10,6 +12,7 @@ import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiSlot;
 import dev.javaep.ort.OrtEpApiSlot;
 import dev.javaep.ort.OrtException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
@@ -76,6 +79,52 @@ final class Raw {
 
     static String string(MemorySegment pointer) {
         return OrtApi.cString(pointer);
+    }
+
+    /** The pointer an {@code OrtApi} slot of shape (object, out) wrote. */
+    static MemorySegment pointerOut(Arena arena, OrtApiSlot slot, MemorySegment object) {
+        MemorySegment out = arena.allocate(ADDRESS);
+        ok(ortApi(), slot, object, out);
+        return pointer(out);
+    }
+
+    /** The C string an {@code OrtApi} slot of shape (object, out) wrote. */
+    static String stringOut(Arena arena, OrtApiSlot slot, MemorySegment object) {
+        return string(pointerOut(arena, slot, object));
+    }
+
+    /** The {@code int} an {@code OrtApi} slot of shape (object, out) wrote. */
+    static int intOut(Arena arena, OrtApiSlot slot, MemorySegment object) {
+        MemorySegment out = arena.allocate(JAVA_INT);
+        ok(ortApi(), slot, object, out);
+        return out.get(JAVA_INT, 0);
+    }
+
+    /** The {@code size_t} an {@code OrtApi} slot of shape (object, out) wrote. */
+    static long sizeOut(Arena arena, OrtApiSlot slot, MemorySegment object) {
+        MemorySegment out = arena.allocate(JAVA_LONG);
+        ok(ortApi(), slot, object, out);
+        return out.get(JAVA_LONG, 0);
+    }
+
+    /** A new {@code OrtMemoryInfo} of the CPU ({@code CreateCpuMemoryInfo}, arena allocator, default memory); the caller releases it. */
+    static MemorySegment cpuInfo(Arena arena) {
+        MemorySegment out = arena.allocate(ADDRESS);
+        ok(ortApi(), OrtApiSlot.CreateCpuMemoryInfo, 0, 0, out);
+        return pointer(out);
+    }
+
+    /** A float tensor {@code OrtValue} over a copy of {@code values} in {@code arena}; the caller releases it. */
+    static MemorySegment floatTensor(Arena arena, MemorySegment memoryInfo, float[] values, long... shape) {
+        return floatTensor(arena, memoryInfo, arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_FLOAT, values), shape);
+    }
+
+    /** A float tensor {@code OrtValue} over {@code data} (not copied), described by {@code memoryInfo}; the caller releases it. */
+    static MemorySegment floatTensor(Arena arena, MemorySegment memoryInfo, MemorySegment data, long... shape) {
+        MemorySegment out = arena.allocate(ADDRESS);
+        ok(ortApi(), OrtApiSlot.CreateTensorWithDataAsOrtValue, memoryInfo, data, data.byteSize(),
+                arena.allocateFrom(JAVA_LONG, shape), (long) shape.length, 1, out);
+        return pointer(out);
     }
 
     /** Pointers ORT wrote into an array of {@code count} elements. */

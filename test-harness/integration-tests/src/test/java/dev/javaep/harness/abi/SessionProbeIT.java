@@ -1,10 +1,16 @@
 package dev.javaep.harness.abi;
 
 import static dev.javaep.harness.abi.Raw.call;
+import static dev.javaep.harness.abi.Raw.cpuInfo;
+import static dev.javaep.harness.abi.Raw.floatTensor;
 import static dev.javaep.harness.abi.Raw.ok;
 import static dev.javaep.harness.abi.Raw.ortApi;
 import static dev.javaep.harness.abi.Raw.pointer;
+import static dev.javaep.harness.abi.Raw.pointerOut;
 import static dev.javaep.harness.abi.Raw.string;
+import static dev.javaep.harness.abi.SubProbeModel.DIFFERENCE;
+import static dev.javaep.harness.abi.SubProbeModel.MINUEND;
+import static dev.javaep.harness.abi.SubProbeModel.SUBTRAHEND;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -50,9 +56,6 @@ class SessionProbeIT {
     /** {@code OrtApi::SetOptimizedModelFilePath} (13): makes ORT write the graph it optimized. */
     private static final ProbedSlots.Observer SET_OPTIMIZED_MODEL_PATH = ProbedSlots.Observer.of("ortapi-slots.tsv",
             "SetOptimizedModelFilePath", 1, FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
-    private static final float[] MINUEND = {10, 20, 30, 40, 50, 60};
-    private static final float[] SUBTRAHEND = {1, 2, 3};
-    private static final float[] DIFFERENCE = {9, 18, 27, 39, 48, 57};
 
     private static OrtEnvironment env;
     private static byte[] model;
@@ -60,12 +63,7 @@ class SessionProbeIT {
     @BeforeAll
     static void createEnvironment() {
         env = OrtHost.shared().createEnvironment("javaep-session-probes", OrtHost.LogLevel.ERROR);
-        model = new OnnxModelWriter("probe_sub")
-                .input("minuend", ElementType.FLOAT, Dim.param("N"), Dim.of(3))
-                .input("subtrahend", ElementType.FLOAT, Dim.of(3))
-                .output("difference", ElementType.FLOAT, Dim.param("N"), Dim.of(3))
-                .node("Sub", List.of("minuend", "subtrahend"), List.of("difference"))
-                .toByteArray();
+        model = SubProbeModel.bytes("probe_sub");
     }
 
     @AfterAll
@@ -81,6 +79,14 @@ class SessionProbeIT {
         return pointer(out);
     }
 
+    /** A session of the model with default options (released again: the session keeps what it needs of them). */
+    private static MemorySegment plainSession(Arena arena) {
+        MemorySegment options = sessionOptions(arena);
+        MemorySegment session = sessionFromArray(arena, options);
+        call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
+        return session;
+    }
+
     private static MemorySegment sessionFromArray(Arena arena, MemorySegment options) {
         MemorySegment bytes = arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, model);
         MemorySegment out = arena.allocate(ADDRESS);
@@ -88,24 +94,8 @@ class SessionProbeIT {
         return pointer(out);
     }
 
-    private static MemorySegment cpuInfo(Arena arena) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.CreateCpuMemoryInfo, 0, 0, out);
-        return pointer(out);
-    }
-
-    private static MemorySegment floats(Arena arena, MemorySegment cpu, float[] values, long... shape) {
-        MemorySegment data = arena.allocateFrom(JAVA_FLOAT, values);
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.CreateTensorWithDataAsOrtValue, cpu, data, data.byteSize(), arena.allocateFrom(JAVA_LONG, shape),
-                (long) shape.length, 1, out);
-        return pointer(out);
-    }
-
     private static float[] floatsOf(Arena arena, MemorySegment value, int count) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.GetTensorMutableData, value, out);
-        return pointer(out).reinterpret(count * 4L).toArray(JAVA_FLOAT);
+        return pointerOut(arena, OrtApiSlot.GetTensorMutableData, value).reinterpret(count * 4L).toArray(JAVA_FLOAT);
     }
 
     private static MemorySegment defaultAllocator(Arena arena) {
@@ -149,23 +139,8 @@ class SessionProbeIT {
                 assertEquals(List.of("difference"),
                         names(arena, session, OrtApiSlot.SessionGetOutputCount, OrtApiSlot.SessionGetOutputName));
 
-                MemorySegment cpu = cpuInfo(arena);
-                MemorySegment minuend = floats(arena, cpu, MINUEND, 2, 3);
-                MemorySegment subtrahend = floats(arena, cpu, SUBTRAHEND, 3);
-                MemorySegment inputNames = arena.allocate(ADDRESS, 2);
-                inputNames.setAtIndex(ADDRESS, 0, arena.allocateFrom("subtrahend"));
-                inputNames.setAtIndex(ADDRESS, 1, arena.allocateFrom("minuend"));
-                MemorySegment inputs = arena.allocate(ADDRESS, 2);
-                inputs.setAtIndex(ADDRESS, 0, subtrahend);
-                inputs.setAtIndex(ADDRESS, 1, minuend);
-                MemorySegment outputNames = arena.allocateFrom(ADDRESS, arena.allocateFrom("difference"));
-                MemorySegment outputs = arena.allocate(ADDRESS);
-                ok(ortApi(), OrtApiSlot.Run, session, MemorySegment.NULL, inputNames, inputs, 2L, outputNames, 1L, outputs);
-                assertArrayEquals(DIFFERENCE, floatsOf(arena, pointer(outputs), 6), "inputs are matched by name, not position");
-                for (MemorySegment value : List.of(pointer(outputs), minuend, subtrahend)) {
-                    call(ortApi(), OrtApiSlot.ReleaseValue, value);
-                }
-                call(ortApi(), OrtApiSlot.ReleaseMemoryInfo, cpu);
+                assertArrayEquals(DIFFERENCE, SubProbeModel.run(arena, session, MemorySegment.NULL, "subtrahend", "minuend"),
+                        "inputs are matched by name, not position");
                 call(ortApi(), OrtApiSlot.ReleaseSession, session);
             }
             call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
@@ -298,18 +273,7 @@ class SessionProbeIT {
             MemorySegment options = sessionOptions(arena);
             ok(ortApi(), OrtApiSlot.EnableProfiling, options, Platform.ortCharString(arena, prefix.toString()));
             MemorySegment session = sessionFromArray(arena, options);
-            MemorySegment cpu = cpuInfo(arena);
-            MemorySegment minuend = floats(arena, cpu, MINUEND, 2, 3);
-            MemorySegment subtrahend = floats(arena, cpu, SUBTRAHEND, 3);
-            MemorySegment inputNames = arena.allocate(ADDRESS, 2);
-            inputNames.setAtIndex(ADDRESS, 0, arena.allocateFrom("minuend"));
-            inputNames.setAtIndex(ADDRESS, 1, arena.allocateFrom("subtrahend"));
-            MemorySegment inputs = arena.allocate(ADDRESS, 2);
-            inputs.setAtIndex(ADDRESS, 0, minuend);
-            inputs.setAtIndex(ADDRESS, 1, subtrahend);
-            MemorySegment outputs = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.Run, session, MemorySegment.NULL, inputNames, inputs, 2L,
-                    arena.allocateFrom(ADDRESS, arena.allocateFrom("difference")), 1L, outputs);
+            SubProbeModel.run(arena, session, MemorySegment.NULL, "minuend", "subtrahend");
             MemorySegment allocator = defaultAllocator(arena);
             MemorySegment path = arena.allocate(ADDRESS);
             ok(ortApi(), OrtApiSlot.SessionEndProfiling, session, allocator, path);
@@ -320,10 +284,6 @@ class SessionProbeIT {
             assertTrue(profile.startsWith("["), "a JSON array of trace events");
             assertTrue(profile.contains("\"op_name\" : \"Sub\"") || profile.contains("\"op_name\":\"Sub\""),
                     "the Sub node's kernel event");
-            for (MemorySegment value : List.of(pointer(outputs), minuend, subtrahend)) {
-                call(ortApi(), OrtApiSlot.ReleaseValue, value);
-            }
-            call(ortApi(), OrtApiSlot.ReleaseMemoryInfo, cpu);
             call(ortApi(), OrtApiSlot.ReleaseSession, session);
             call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
         }
@@ -338,15 +298,12 @@ class SessionProbeIT {
                     + " inputs makes the next run fail")
     void anIoBindingRunsIntoBoundOutputsAndForgetsWhatIsCleared() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment options = sessionOptions(arena);
-            MemorySegment session = sessionFromArray(arena, options);
+            MemorySegment session = plainSession(arena);
             MemorySegment cpu = cpuInfo(arena);
-            MemorySegment minuend = floats(arena, cpu, MINUEND, 2, 3);
-            MemorySegment subtrahend = floats(arena, cpu, SUBTRAHEND, 3);
-            MemorySegment result = floats(arena, cpu, new float[6], 2, 3);
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.CreateIoBinding, session, out);
-            MemorySegment binding = pointer(out);
+            MemorySegment minuend = floatTensor(arena, cpu, MINUEND, 2, 3);
+            MemorySegment subtrahend = floatTensor(arena, cpu, SUBTRAHEND, 3);
+            MemorySegment result = floatTensor(arena, cpu, new float[6], 2, 3);
+            MemorySegment binding = pointerOut(arena, OrtApiSlot.CreateIoBinding, session);
             ok(ortApi(), OrtApiSlot.BindInput, binding, arena.allocateFrom("minuend"), minuend);
             ok(ortApi(), OrtApiSlot.BindInput, binding, arena.allocateFrom("subtrahend"), subtrahend);
             ok(ortApi(), OrtApiSlot.BindOutput, binding, arena.allocateFrom("difference"), result);
@@ -372,7 +329,6 @@ class SessionProbeIT {
             }
             call(ortApi(), OrtApiSlot.ReleaseMemoryInfo, cpu);
             call(ortApi(), OrtApiSlot.ReleaseSession, session);
-            call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
         }
     }
 
@@ -397,15 +353,12 @@ class SessionProbeIT {
                     + " setters before 202); the GPU suite's CudaIoBindingIT makes them wait on a device")
     void synchronizingABindingOnTheCpuSucceeds() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment options = sessionOptions(arena);
-            MemorySegment session = sessionFromArray(arena, options);
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.CreateIoBinding, session, out);
-            ok(ortApi(), OrtApiSlot.SynchronizeBoundInputs, pointer(out));
-            ok(ortApi(), OrtApiSlot.SynchronizeBoundOutputs, pointer(out));
-            call(ortApi(), OrtApiSlot.ReleaseIoBinding, pointer(out));
+            MemorySegment session = plainSession(arena);
+            MemorySegment binding = pointerOut(arena, OrtApiSlot.CreateIoBinding, session);
+            ok(ortApi(), OrtApiSlot.SynchronizeBoundInputs, binding);
+            ok(ortApi(), OrtApiSlot.SynchronizeBoundOutputs, binding);
+            call(ortApi(), OrtApiSlot.ReleaseIoBinding, binding);
             call(ortApi(), OrtApiSlot.ReleaseSession, session);
-            call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
         }
     }
 }

@@ -3,6 +3,10 @@ package dev.javaep.harness.abi;
 import static dev.javaep.harness.abi.Raw.call;
 import static dev.javaep.harness.abi.Raw.epApi;
 import static dev.javaep.harness.abi.Raw.ok;
+import static dev.javaep.harness.abi.Raw.pointerOut;
+import static dev.javaep.harness.abi.Raw.sizeOut;
+import static dev.javaep.harness.abi.Raw.intOut;
+import static dev.javaep.harness.abi.Raw.cpuInfo;
 import static dev.javaep.harness.abi.Raw.ortApi;
 import static dev.javaep.harness.abi.Raw.pointer;
 import static dev.javaep.harness.abi.Raw.string;
@@ -42,12 +46,6 @@ class TensorProbeIT {
     private static final ProbedSlots.Observer GET_TYPE_INFO = ProbedSlots.Observer.of("ortapi-slots.tsv", "GetTypeInfo", 1,
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
 
-    private static MemorySegment cpuInfo(Arena arena) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.CreateCpuMemoryInfo, 0, 0, out);
-        return pointer(out);
-    }
-
     /** A {2, 3, 5} int64 tensor over {@code data}, described by {@code memoryInfo}. */
     private static MemorySegment tensor(Arena arena, MemorySegment memoryInfo, MemorySegment data) {
         MemorySegment out = arena.allocate(ADDRESS);
@@ -62,24 +60,6 @@ class TensorProbeIT {
             data.setAtIndex(JAVA_LONG, i, 100 + i);
         }
         return data;
-    }
-
-    private static int intOut(Arena arena, OrtApiSlot slot, MemorySegment object) {
-        MemorySegment out = arena.allocate(JAVA_INT);
-        ok(ortApi(), slot, object, out);
-        return out.get(JAVA_INT, 0);
-    }
-
-    private static long sizeOut(Arena arena, OrtApiSlot slot, MemorySegment object) {
-        MemorySegment out = arena.allocate(JAVA_LONG);
-        ok(ortApi(), slot, object, out);
-        return out.get(JAVA_LONG, 0);
-    }
-
-    private static MemorySegment pointerOut(Arena arena, OrtApiSlot slot, MemorySegment object) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), slot, object, out);
-        return pointer(out);
     }
 
     /** Element type, dims count, dims, element count and HasShape of a type-and-shape info. */

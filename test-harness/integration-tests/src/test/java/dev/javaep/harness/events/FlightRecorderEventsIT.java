@@ -10,7 +10,8 @@ import dev.javaep.bridge.events.CopyTensorsEvent;
 import dev.javaep.bridge.events.ExternalMemoryImportEvent;
 import dev.javaep.bridge.events.ExternalSemaphoreEvent;
 import dev.javaep.bridge.events.KernelComputeEvent;
-import dev.javaep.harness.TestRegistrations;
+import dev.javaep.harness.AddReluMulGroup;
+import dev.javaep.harness.JavaepRegistration;
 import dev.javaep.harness.abi.ProbeDeviceFactory;
 import dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider;
 import dev.javaep.harness.onnx.Dim;
@@ -19,10 +20,8 @@ import dev.javaep.host.EpDevice;
 import dev.javaep.host.ExternalMemory;
 import dev.javaep.host.ExternalResourceImporter;
 import dev.javaep.host.ExternalSemaphore;
-import dev.javaep.host.OrtEnvironment;
 import dev.javaep.host.OrtHost;
 import dev.javaep.host.Session;
-import dev.javaep.host.SessionOptions;
 import dev.javaep.host.SyncStream;
 import dev.javaep.host.TensorData;
 import dev.javaep.spi.ElementType;
@@ -38,9 +37,8 @@ import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -54,35 +52,14 @@ class FlightRecorderEventsIT {
     private static final String JAVA_CPU = "JavaCpuExecutionProvider";
     private static final String KERNELS = JavaKernelRegistryTestExecutionProvider.NAME;
     private static final String PROBE = ProbeDeviceFactory.NAME;
-
-    private static OrtEnvironment env;
+    @RegisterExtension
+    static final JavaepRegistration JAVAEP = new JavaepRegistration(REGISTRATION, OrtHost.LogLevel.WARNING, JAVA_CPU, KERNELS, PROBE);
 
     @TempDir
     Path temp;
 
-    @BeforeAll
-    static void register() {
-        env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.WARNING);
-        TestRegistrations.register(env, REGISTRATION, JAVA_CPU, KERNELS, PROBE);
-    }
-
-    @AfterAll
-    static void unregister() {
-        if (env != null) {
-            try {
-                env.unregisterExecutionProviderLibrary(REGISTRATION);
-            } finally {
-                env.close();
-            }
-        }
-    }
-
     private static Session session(byte[] model, String epName) {
-        EpDevice device = env.epDevice(epName);
-        try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
-                .appendExecutionProvider(List.of(device), Map.of())) {
-            return env.createSession(model, options);
-        }
+        return JAVAEP.session(model, epName, false);
     }
 
     /** Runs {@code work} inside a recording with the JDK's default settings and returns its events, read back. */
@@ -110,21 +87,10 @@ class FlightRecorderEventsIT {
 
     @Test
     void aCompiledGroupReportsEachComputeWithItsNodes() throws Exception {
-        byte[] model = new OnnxModelWriter("jfr_group")
-                .input("x", ElementType.FLOAT, Dim.of(2), Dim.of(3))
-                .input("y", ElementType.FLOAT, Dim.of(3))
-                .output("out", ElementType.FLOAT, Dim.of(2), Dim.of(3))
-                .node("Add", List.of("x", "y"), List.of("sum"))
-                .node("Relu", List.of("sum"), List.of("relu"))
-                .node("Mul", List.of("relu", "y"), List.of("out"))
-                .toByteArray();
-        Map<String, TensorData> inputs = Map.of(
-                "x", TensorData.ofFloats(new long[] {2, 3}, -3f, -1f, 0f, 1f, 2f, 3f),
-                "y", TensorData.ofFloats(new long[] {3}, 1f, 2f, -1f));
-        try (Session session = session(model, JAVA_CPU)) {
+        try (Session session = session(AddReluMulGroup.model("jfr_group"), JAVA_CPU)) {
             List<RecordedEvent> events = record(() -> {
                 for (int run = 0; run < 3; run++) {
-                    assertArrayEquals(new float[] {0f, 2f, 0f, 2f, 8f, -2f}, session.run(inputs).get("out").floats(), 1e-6f);
+                    assertArrayEquals(AddReluMulGroup.OUT, session.run(AddReluMulGroup.INPUTS).get("out").floats(), 1e-6f);
                 }
             });
             List<RecordedEvent> computes = named(events, CompiledNodeComputeEvent.NAME).stream()
@@ -135,8 +101,8 @@ class FlightRecorderEventsIT {
                 assertEquals(JAVA_CPU, compute.getString("executionProvider"));
                 assertEquals(3, compute.getInt("nodeCount"), "Add, Relu and Mul run as one compiled group");
                 assertTrue(compute.getString("node").startsWith(JAVA_CPU), () -> "ORT's fused node name: " + compute);
-                assertEquals(List.of("Add", "Relu", "Mul"), List.of(compute.getString("nodes").split(",")).stream()
-                        .map(n -> n.substring(0, n.indexOf(':'))).toList(), "the group's nodes in the order they run");
+                assertEquals(AddReluMulGroup.OP_TYPES, AddReluMulGroup.opTypes(compute.getString("nodes")),
+                        "the group's nodes in the order they run");
             }
         }
     }
@@ -175,12 +141,12 @@ class FlightRecorderEventsIT {
         Map<String, TensorData> inputs = Map.of(
                 "minuend", TensorData.ofFloats(new long[] {2, 3}, 1f, 2f, 3f, 4f, 5f, 6f),
                 "subtrahend", TensorData.ofFloats(new long[] {3}, 1f, 1f, 1f));
-        EpDevice device = env.epDevice(PROBE);
+        EpDevice device = JAVAEP.env().epDevice(PROBE);
         List<RecordedEvent> events;
         long streamHandle;
         try (Session session = session(model, PROBE);
-             SyncStream stream = env.createSyncStream(device);
-             ExternalResourceImporter importer = env.createExternalResourceImporter(device).orElseThrow()) {
+             SyncStream stream = JAVAEP.env().createSyncStream(device);
+             ExternalResourceImporter importer = JAVAEP.env().createExternalResourceImporter(device).orElseThrow()) {
             streamHandle = stream.handle();
             events = record(() -> {
                 ProbeDeviceFactory.clearRecords();

@@ -18,6 +18,7 @@ import dev.javaep.examples.vulkan.VulkanContext;
 import dev.javaep.examples.vulkan.VulkanUnavailableException;
 import dev.javaep.harness.ProcessMemory;
 import dev.javaep.harness.TestPaths;
+import dev.javaep.harness.interop.ImportedImageRun;
 import dev.javaep.host.EpDevice;
 import dev.javaep.host.ExternalMemory;
 import dev.javaep.host.ExternalResourceImporter;
@@ -253,17 +254,9 @@ class CudaImporterIT {
             assertArrayEquals(uuidOf(device), app.deviceUuid(), "JCuda's device is the EP device");
             input.writeFloats(pixels);
             output.fill(-1f);
-            long[] shape = {height, width, 4};
-            try (ExternalMemory in = importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, input.exportFd(),
-                         input.size(), 0);
-                 ExternalMemory out = importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, output.exportFd(),
-                         output.size(), 0);
-                 OrtTensor image = importer.createTensor(in, TensorDescriptor.of(ElementType.FLOAT, shape, 0));
-                 OrtTensor normalizedOut = importer.createTensor(out, TensorDescriptor.of(ElementType.FLOAT, shape, 0));
-                 IoBinding binding = session.createIoBinding()) {
-                binding.bindInput("image", image).bindOutput("normalized", normalizedOut);
-                session.run(binding, runOptions);
-            }
+            ImportedImageRun.run(session, importer, runOptions, new long[] {height, width, 4},
+                    new ImportedImageRun.ExportedBuffer(input.exportFd(), input.size()),
+                    new ImportedImageRun.ExportedBuffer(output.exportFd(), output.size()));
             app.synchronize();
             float[] result = output.readFloats(count);
             for (int i = 0; i < count; i++) {

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.javaep.examples.jcuda.JCudaApp;
 import dev.javaep.examples.jcuda.JCudaUnavailableException;
 import dev.javaep.examples.jcuda.VmmBuffer;
+import dev.javaep.harness.FloatRamp;
 import dev.javaep.host.FileDescriptors;
 import java.util.Arrays;
 import org.junit.jupiter.api.Tag;
@@ -33,14 +34,6 @@ class JCudaVmmBufferIT {
         }
     }
 
-    private static float[] ramp(int n, float start) {
-        float[] values = new float[n];
-        for (int i = 0; i < n; i++) {
-            values[i] = start + i * 0.5f;
-        }
-        return values;
-    }
-
     @Test
     void writesExportsAValidFdAndReadsBack() {
         try (JCudaApp app = app(); VmmBuffer buffer = app.allocate((long) FLOATS * Float.BYTES)) {
@@ -49,7 +42,7 @@ class JCudaVmmBufferIT {
             assertTrue(buffer.size() >= buffer.requestedBytes(), "rounded up, never down");
             assertEquals(0, buffer.size() % (64 * 1024), "a granularity multiple (at least 64 KiB on any CUDA GPU)");
 
-            float[] values = ramp(FLOATS, 1);
+            float[] values = FloatRamp.of(FLOATS, 1, 0.5f);
             buffer.writeFloats(values);
 
             int fd = buffer.exportFd();
@@ -90,7 +83,7 @@ class JCudaVmmBufferIT {
             Arrays.fill(expected, 2.5f);
             assertArrayEquals(expected, buffer.readFloats(buffer.size() - 16L * Float.BYTES, 16), "fill reaches the rounded end");
 
-            float[] tail = ramp(8, -3);
+            float[] tail = FloatRamp.of(8, -3, 0.5f);
             buffer.writeFloats(1024, tail);
             assertArrayEquals(tail, buffer.readFloats(1024, tail.length));
             assertEquals(2.5f, buffer.readFloats(1024 - Float.BYTES, 1)[0], "writes at an offset leave the bytes before alone");

@@ -1,6 +1,5 @@
 package dev.javaep.harness.graph;
 
-import dev.javaep.harness.JavaepRegistration;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -9,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.bridge.CapabilityReports;
+import dev.javaep.harness.JavaepRegistration;
 import dev.javaep.harness.TestPaths;
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
@@ -47,8 +47,7 @@ class GraphReadingIT {
     private static List<Node> nodesSeenFor(Path model) {
         GraphRecordingExecutionProviderFactory.takeSeen();
         CapabilityReports.clear();
-        try (SessionOptions options = JAVAEP.env().createSessionOptions().appendExecutionProvider(List.of(JAVAEP.device(GraphRecordingExecutionProviderFactory.NAME)), Map.of());
-             Session session = JAVAEP.env().createSession(model, options)) {
+        try (Session session = JAVAEP.session(model, GraphRecordingExecutionProviderFactory.NAME, true)) {
             assertNotNull(session);
         }
         assertEquals(0, CapabilityReports.containedFailures(), () -> "contained failures: " + CapabilityReports.recent());

@@ -1,9 +1,10 @@
 package dev.javaep.harness.graph;
 
+import dev.javaep.harness.TestExecutionProvider;
+import dev.javaep.harness.TestHostFactory;
 import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.HardwareDevice;
-import dev.javaep.harness.TestHostFactory;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.NodeSupport;
 import java.util.List;
@@ -32,17 +33,9 @@ public final class GraphRecordingExecutionProviderFactory extends TestHostFactor
 
     @Override
     public ExecutionProvider createExecutionProvider(List<HardwareDevice> devices, Map<String, String> sessionOptions) {
-        return new ExecutionProvider() {
-            @Override
-            public String name() {
-                return NAME;
-            }
-
-            @Override
-            public NodeSupport support(Node node) {
-                SEEN.add(node);
-                return NodeSupport.declined(DeclineCode.OP_TYPE, "this test EP only records what it is shown");
-            }
-        };
+        return TestExecutionProvider.withKernels(NAME, node -> {
+            SEEN.add(node);
+            return NodeSupport.declined(DeclineCode.OP_TYPE, "this test EP only records what it is shown");
+        }, List.of());
     }
 }

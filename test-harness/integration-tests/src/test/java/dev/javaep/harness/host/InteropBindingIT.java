@@ -7,13 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.harness.TestPaths;
+import dev.javaep.harness.JavaepRegistration;
 import dev.javaep.host.EpDevice;
 import dev.javaep.host.ExternalResourceImporter;
 import dev.javaep.host.ExternalResourceImporter.MemoryDescriptor;
 import dev.javaep.host.ExternalResourceImporter.SemaphoreDescriptor;
 import dev.javaep.host.ExternalResourceImporter.TensorDescriptor;
-import dev.javaep.host.OrtEnvironment;
 import dev.javaep.host.OrtHost;
 import dev.javaep.ort.FunctionTable;
 import dev.javaep.ort.OrtErrorCode;
@@ -23,9 +22,8 @@ import dev.javaep.spi.ElementType;
 import dev.javaep.spi.ExternalMemoryType;
 import dev.javaep.spi.ExternalSemaphoreType;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The host binding of {@code OrtInteropApi} against the real ORT 1.29: the table resolves, and ORT
@@ -35,20 +33,8 @@ import org.junit.jupiter.api.Test;
 class InteropBindingIT {
     private static final String REGISTRATION = "javaep-interop-binding";
     private static final String ORT_CPU = "CPUExecutionProvider";
-
-    private static OrtEnvironment env;
-
-    @BeforeAll
-    static void registerJavaep() {
-        env = OrtHost.shared().createEnvironment("javaep-interop-binding", OrtHost.LogLevel.WARNING);
-        env.registerExecutionProviderLibrary(REGISTRATION, TestPaths.loaderLibrary());
-    }
-
-    @AfterAll
-    static void unregisterJavaep() {
-        env.unregisterExecutionProviderLibrary(REGISTRATION);
-        env.close();
-    }
+    @RegisterExtension
+    static final JavaepRegistration JAVAEP = new JavaepRegistration(REGISTRATION, OrtHost.LogLevel.WARNING);
 
     @Test
     void interopTableHasEverySlotJavaepDeclares() {
@@ -63,7 +49,7 @@ class InteropBindingIT {
 
     @Test
     void nullEpDeviceIsRefusedByOrtCore() {
-        OrtException refused = assertThrows(OrtException.class, () -> env.createExternalResourceImporter(null));
+        OrtException refused = assertThrows(OrtException.class, () -> JAVAEP.env().createExternalResourceImporter(null));
         assertEquals(OrtErrorCode.INVALID_ARGUMENT, refused.code(), refused.getMessage());
         System.out.println("[InteropBindingIT] NULL ep_device: " + refused);
     }
@@ -71,8 +57,8 @@ class InteropBindingIT {
     @Test
     void epWithoutAnImporterGivesEmpty() {
         // ORT's own CPU EP has no importer: ORT answers success with a NULL importer
-        EpDevice cpu = env.epDevice(ORT_CPU);
-        Optional<ExternalResourceImporter> importer = env.createExternalResourceImporter(cpu);
+        EpDevice cpu = JAVAEP.env().epDevice(ORT_CPU);
+        Optional<ExternalResourceImporter> importer = JAVAEP.env().createExternalResourceImporter(cpu);
         importer.ifPresent(ExternalResourceImporter::close);
         assertTrue(importer.isEmpty(), "ORT's CPU EP offers no external resource importer");
     }

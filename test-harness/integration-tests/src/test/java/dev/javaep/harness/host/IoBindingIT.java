@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.harness.TestPaths;
+import dev.javaep.harness.JavaepRegistration;
 import dev.javaep.host.Allocator;
 import dev.javaep.host.AllocatorType;
 import dev.javaep.host.DeviceMemoryType;
@@ -31,9 +31,8 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -46,20 +45,8 @@ class IoBindingIT {
     private static final String JAVA_CPU = "JavaCpuExecutionProvider";
     private static final String ORT_CPU = "CPUExecutionProvider";
     private static final int BATCH = 5;
-
-    private static OrtEnvironment env;
-
-    @BeforeAll
-    static void registerJavaep() {
-        env = OrtHost.shared().createEnvironment("javaep-iobinding", OrtHost.LogLevel.WARNING);
-        env.registerExecutionProviderLibrary(REGISTRATION, TestPaths.loaderLibrary());
-    }
-
-    @AfterAll
-    static void unregisterJavaep() {
-        env.unregisterExecutionProviderLibrary(REGISTRATION);
-        env.close();
-    }
+    @RegisterExtension
+    static final JavaepRegistration JAVAEP = new JavaepRegistration(REGISTRATION, OrtHost.LogLevel.WARNING);
 
     /** A session of the binding model on ORT's own CPU EP ({@code ORT_CPU}) or only on JavaCpu. */
     static Session session(OrtEnvironment env, String ep) {
@@ -86,7 +73,7 @@ class IoBindingIT {
     void boundRunsMatchSessionRunAndRebindingTakesNewInputs(String ep) {
         TensorData first = BindingModel.input(BATCH, 1);
         TensorData second = BindingModel.input(BATCH, 2);
-        try (Session session = session(env, ep)) {
+        try (Session session = session(JAVAEP.env(), ep)) {
             Map<String, TensorData> expectedFirst = session.run(Map.of("x", first));
             Map<String, TensorData> expectedSecond = session.run(Map.of("x", second));
             try (MemoryInfo cpu = MemoryInfo.cpu(); IoBinding binding = session.createIoBinding()) {
@@ -129,7 +116,7 @@ class IoBindingIT {
     @ValueSource(strings = {ORT_CPU, JAVA_CPU})
     void preallocatedOutputsAreWrittenInPlace(String ep) {
         TensorData input = BindingModel.input(BATCH, 3);
-        try (Session session = session(env, ep)) {
+        try (Session session = session(JAVAEP.env(), ep)) {
             Map<String, TensorData> expected = session.run(Map.of("x", input));
             try (Arena arena = Arena.ofConfined();
                  MemoryInfo cpu = MemoryInfo.cpu();
@@ -191,12 +178,12 @@ class IoBindingIT {
     @Test
     void epDeviceMemoryInfoIsConsistentWithTheSessionsPlacement() {
         for (String ep : List.of(ORT_CPU, JAVA_CPU)) {
-            EpDevice device = env.epDevice(ep);
+            EpDevice device = JAVAEP.env().epDevice(ep);
             Optional<MemoryInfo> declared = device.memoryInfo(DeviceMemoryType.DEFAULT);
             Optional<MemoryInfo> pinned = device.memoryInfo(DeviceMemoryType.HOST_ACCESSIBLE);
             System.out.println("[IoBindingIT] " + ep + " EpDevice_MemoryInfo DEFAULT=" + declared + " HOST_ACCESSIBLE=" + pinned);
             declared.ifPresent(info -> assertFalse(info.isOwned(), "ORT's info is borrowed"));
-            try (Session session = session(env, ep)) {
+            try (Session session = session(JAVAEP.env(), ep)) {
                 List<MemoryInfo> inputs = session.inputMemoryInfos();
                 List<MemoryInfo> outputs = session.outputMemoryInfos();
                 List<Optional<EpDevice>> inputDevices = session.inputEpDevices();
@@ -227,9 +214,9 @@ class IoBindingIT {
              OrtTensor srcB = OrtTensor.fromHost(b);
              OrtTensor dstA = OrtTensor.allocate(Allocator.defaultCpu(), ElementType.FLOAT, a.shape());
              OrtTensor dstB = OrtTensor.allocate(Allocator.defaultCpu(), ElementType.FLOAT, b.shape())) {
-            assertThrows(IllegalArgumentException.class, () -> env.copyTensors(List.of(srcA), List.of(), null));
+            assertThrows(IllegalArgumentException.class, () -> JAVAEP.env().copyTensors(List.of(srcA), List.of(), null));
             try {
-                env.copyTensors(List.of(srcA, srcB), List.of(dstA, dstB), null);
+                JAVAEP.env().copyTensors(List.of(srcA, srcB), List.of(dstA, dstB), null);
                 System.out.println("[IoBindingIT] CopyTensors copied host to host");
             } catch (OrtException e) {
                 // ORT 1.29 copies only through data transfers EP libraries registered; none here copies host to host
@@ -247,8 +234,8 @@ class IoBindingIT {
 
     @Test
     void javaCpuIsNotStreamAwareSoCreatingAStreamFails() {
-        EpDevice device = env.epDevice(JAVA_CPU);
-        OrtException e = assertThrows(OrtException.class, () -> env.createSyncStream(device).close());
+        EpDevice device = JAVAEP.env().epDevice(JAVA_CPU);
+        OrtException e = assertThrows(OrtException.class, () -> JAVAEP.env().createSyncStream(device).close());
         System.out.println("[IoBindingIT] createSyncStream(" + JAVA_CPU + "): " + e);
         // ORT refuses before it asks the factory: the device declares no non-CPU DEFAULT memory
         assertEquals(OrtErrorCode.INVALID_ARGUMENT, e.code());
@@ -279,7 +266,7 @@ class IoBindingIT {
             System.out.println("[IoBindingIT] wrap too small: " + small);
             assertEquals(OrtErrorCode.INVALID_ARGUMENT, small.code());
         }
-        try (Session session = session(env, JAVA_CPU);
+        try (Session session = session(JAVAEP.env(), JAVA_CPU);
              IoBinding binding = session.createIoBinding();
              OrtTensor x = OrtTensor.fromHost(BindingModel.input(2, 7))) {
             OrtException unknown = assertThrows(OrtException.class, () -> binding.bindInput("no_such_input", x));
@@ -294,14 +281,14 @@ class IoBindingIT {
 
     @Test
     void allocatorsAndBindingsCloseWithTheirSessionAndAllocatorsOutliveTheirTensors() {
-        Session session = session(env, ORT_CPU);
+        Session session = session(JAVAEP.env(), ORT_CPU);
         IoBinding binding = session.createIoBinding();
         Allocator allocator;
         try (MemoryInfo cpu = MemoryInfo.cpu()) {
             allocator = session.allocator(cpu);
             assertTrue(allocator.isOwned());
             assertEquals(MemoryDeviceType.CPU, allocator.memoryInfo().deviceType());
-            System.out.println("[IoBindingIT] session allocator: " + allocator + "; shared: " + env.sharedAllocator(cpu));
+            System.out.println("[IoBindingIT] session allocator: " + allocator + "; shared: " + JAVAEP.env().sharedAllocator(cpu));
         }
         OrtTensor tensor = OrtTensor.allocate(allocator, ElementType.FLOAT, 2, BindingModel.IN);
         IllegalStateException early = assertThrows(IllegalStateException.class, allocator::close);

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.conformance.models.Models;
+import dev.javaep.harness.JavaepRegistration;
 import dev.javaep.harness.ProcessMemory;
-import dev.javaep.harness.TestPaths;
 import dev.javaep.host.EpDevice;
 import dev.javaep.host.ExternalMemory;
 import dev.javaep.host.ExternalResourceImporter;
@@ -17,7 +17,6 @@ import dev.javaep.host.ExternalResourceImporter.SemaphoreDescriptor;
 import dev.javaep.host.ExternalResourceImporter.TensorDescriptor;
 import dev.javaep.host.FileDescriptors;
 import dev.javaep.host.IoBinding;
-import dev.javaep.host.OrtEnvironment;
 import dev.javaep.host.OrtHost;
 import dev.javaep.host.OrtTensor;
 import dev.javaep.host.Session;
@@ -38,9 +37,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -58,30 +56,22 @@ class CpuImporterIT {
     private static final float[] MEAN = {0.485f, 0.456f, 0.406f, 0.5f};
     private static final float[] SCALE = {1 / 0.229f, 1 / 0.224f, 1 / 0.225f, 2f};
 
-    private static OrtEnvironment env;
-    private static EpDevice device;
+    /** VulkanCpuImporterIT registers it too: it runs its Vulkan frames through this class's importer and session. */
+    @RegisterExtension
+    static final JavaepRegistration JAVAEP = new JavaepRegistration(REGISTRATION);
 
-    @BeforeAll
-    static void registerJavaep() {
-        env = OrtHost.shared().createEnvironment("javaep-cpu-importer", OrtHost.LogLevel.ERROR);
-        env.registerExecutionProviderLibrary(REGISTRATION, TestPaths.loaderLibrary());
-        device = env.epDevice(JAVA_CPU);
-    }
-
-    @AfterAll
-    static void unregisterJavaep() {
-        env.unregisterExecutionProviderLibrary(REGISTRATION);
-        env.close();
+    private static EpDevice device() {
+        return JAVAEP.device(JAVA_CPU);
     }
 
     static ExternalResourceImporter importer() {
-        return env.createExternalResourceImporter(device).orElseThrow(() -> new AssertionError("JavaCpu offers no importer"));
+        return JAVAEP.env().createExternalResourceImporter(device()).orElseThrow(() -> new AssertionError("JavaCpu offers no importer"));
     }
 
     static Session normalizeSession() {
-        try (SessionOptions options = env.createSessionOptions()) {
-            options.disableCpuEpFallback().appendExecutionProvider(List.of(device), Map.of());
-            return env.createSession(Models.normalizeImage(HEIGHT, WIDTH), options);
+        try (SessionOptions options = JAVAEP.env().createSessionOptions()) {
+            options.disableCpuEpFallback().appendExecutionProvider(List.of(device()), Map.of());
+            return JAVAEP.env().createSession(Models.normalizeImage(HEIGHT, WIDTH), options);
         }
     }
 
@@ -148,7 +138,7 @@ class CpuImporterIT {
                  IoBinding binding = session.createIoBinding()) {
                 assertEquals(ExternalMemoryType.VK_MEMORY_OPAQUE_FD.ortValue(), in.handleType());
                 assertEquals(4096, in.offsetBytes());
-                assertEquals(device.handle().address(), in.epDevice(), "the handle names its EP device");
+                assertEquals(device().handle().address(), in.epDevice(), "the handle names its EP device");
                 assertTrue(image.isHostAccessible(), "CPU EP tensors are host memory");
                 binding.bindInput("image", image).bindOutput("normalized", normalized);
                 session.run(binding, null);

@@ -11,19 +11,14 @@ import dev.javaep.examples.vulkan.VulkanBuffer;
 import dev.javaep.examples.vulkan.VulkanBuffer.Placement;
 import dev.javaep.examples.vulkan.VulkanContext;
 import dev.javaep.examples.vulkan.VulkanUnavailableException;
-import dev.javaep.host.ExternalMemory;
+import dev.javaep.harness.JavaepRegistration;
+import dev.javaep.harness.interop.ImportedImageRun.ExportedBuffer;
 import dev.javaep.host.ExternalResourceImporter;
-import dev.javaep.host.ExternalResourceImporter.TensorDescriptor;
-import dev.javaep.host.IoBinding;
-import dev.javaep.host.OrtTensor;
 import dev.javaep.host.Session;
-import dev.javaep.spi.ElementType;
-import dev.javaep.spi.ExternalMemoryType;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A Vulkan app (LWJGL on lavapipe, software Vulkan) hands its buffers to JavaCpuExecutionProvider
@@ -35,15 +30,8 @@ import org.junit.jupiter.api.Test;
 class VulkanCpuImporterIT {
     private static final long TIMEOUT = TimeUnit.SECONDS.toNanos(20);
 
-    @BeforeAll
-    static void registerJavaep() {
-        CpuImporterIT.registerJavaep();
-    }
-
-    @AfterAll
-    static void unregisterJavaep() {
-        CpuImporterIT.unregisterJavaep();
-    }
+    @RegisterExtension
+    static final JavaepRegistration JAVAEP = CpuImporterIT.JAVAEP;
 
     private static VulkanContext lavapipeOrSkip() {
         VulkanContext context;
@@ -79,17 +67,9 @@ class VulkanCpuImporterIT {
                     List.of(), List.of(done.at(1)));
             assertTrue(done.waitOnHost(1, TIMEOUT), "Vulkan upload");
 
-            long[] shape = {HEIGHT, WIDTH, 4};
-            try (ExternalMemory in = importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, input.exportOpaqueFd(),
-                         input.allocationSize(), 0);
-                 ExternalMemory out = importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, output.exportOpaqueFd(),
-                         output.allocationSize(), 0);
-                 OrtTensor image = importer.createTensor(in, TensorDescriptor.of(ElementType.FLOAT, shape, 0));
-                 OrtTensor normalized = importer.createTensor(out, TensorDescriptor.of(ElementType.FLOAT, shape, 0));
-                 IoBinding binding = session.createIoBinding()) {
-                binding.bindInput("image", image).bindOutput("normalized", normalized);
-                session.run(binding, null);
-            }
+            ImportedImageRun.run(session, importer, null, new long[] {HEIGHT, WIDTH, 4},
+                    new ExportedBuffer(input.exportOpaqueFd(), input.allocationSize()),
+                    new ExportedBuffer(output.exportOpaqueFd(), output.allocationSize()));
             // Vulkan reads the output buffer ORT wrote.
             vulkan.submit(c -> c.copy(output, 0, readback, 0, IMAGE_BYTES), List.of(), List.of(done.at(2)));
             assertTrue(done.waitOnHost(2, TIMEOUT), "Vulkan readback");

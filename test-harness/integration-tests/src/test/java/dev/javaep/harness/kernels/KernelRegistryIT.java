@@ -1,6 +1,5 @@
 package dev.javaep.harness.kernels;
 
-import dev.javaep.harness.JavaepRegistration;
 import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.CLOSED;
 import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.CREATED;
 import static dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.NAME;
@@ -12,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.bridge.BridgeStatistics;
 import dev.javaep.bridge.CapabilityReports;
+import dev.javaep.harness.FloatRamp;
+import dev.javaep.harness.JavaepRegistration;
 import dev.javaep.harness.TestPaths;
 import dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider.CreatedKernel;
 import dev.javaep.harness.onnx.Dim;
@@ -82,13 +83,11 @@ class KernelRegistryIT {
     void perOpKernelsRunTheModelWithoutCpuFallbackAndMatchOrtsCpuEp() {
         byte[] model = addReluModel();
         Map<String, TensorData> inputs = Map.of(
-                "x", TensorData.ofFloats(new long[] {2, 3, 4}, ramp(24, -6f, 0.5f)),
+                "x", TensorData.ofFloats(new long[] {2, 3, 4}, FloatRamp.of(24, -6f, 0.5f)),
                 "y", TensorData.ofFloats(new long[] {4}, 0.25f, -1.5f, 2f, -0.125f));
         float[] expected = runOnOrtCpu(model, inputs).get("out").floats();
 
-        try (SessionOptions options = JAVAEP.env().createSessionOptions().disableCpuEpFallback()
-                .appendExecutionProvider(List.of(JAVAEP.device(NAME)), Map.of());
-             Session session = JAVAEP.env().createSession(model, options)) {
+        try (Session session = JAVAEP.session(model, NAME, false)) {
             CapabilityReports.Report report = latestReport("per_op_kernels");
             assertEquals(6, report.nodes(), report::summary);
             assertEquals(6, report.kernelNodes(), () -> "every node is claimed through a per-op kernel: " + report.summary());
@@ -145,8 +144,7 @@ class KernelRegistryIT {
         float[] expected = runOnOrtCpu(model, inputs).get("out").floats();
         assertArrayEquals(new float[] {0f, 0f, 0f, 1f, 2f}, expected, 1e-6f, "Relu((x + y) - y) = Relu(x)");
 
-        try (SessionOptions options = JAVAEP.env().createSessionOptions().appendExecutionProvider(List.of(JAVAEP.device(NAME)), Map.of());
-             Session session = JAVAEP.env().createSession(model, options)) {
+        try (Session session = JAVAEP.session(model, NAME, true)) {
             CapabilityReports.Report report = latestReport("no_sub_kernel");
             assertEquals(2, report.kernelNodes(), () -> "Add and Relu are claimed: " + report.summary());
             assertEquals(Map.of(DeclineCode.NO_KERNEL, 1), report.declines(), report::summary);
@@ -170,8 +168,7 @@ class KernelRegistryIT {
                 .toByteArray();
         Map<String, TensorData> inputs = Map.of("x", doubles(1.5, -2, 1e300), "y", doubles(0.25, 2, 1e300));
 
-        try (SessionOptions options = JAVAEP.env().createSessionOptions().appendExecutionProvider(List.of(JAVAEP.device(NAME)), Map.of());
-             Session session = JAVAEP.env().createSession(model, options)) {
+        try (Session session = JAVAEP.session(model, NAME, true)) {
             CapabilityReports.Report report = latestReport("double_add");
             assertEquals(0, report.kernelNodes(), report::summary);
             assertEquals(Map.of(DeclineCode.NO_KERNEL, 1), report.declines(), report::summary);
@@ -191,8 +188,7 @@ class KernelRegistryIT {
         Path test = TestPaths.nodeTest("test_scan9_sum");
         Map<String, TensorData> inputs = new LinkedHashMap<>();
         List<OnnxTensorData> expected = new ArrayList<>();
-        try (SessionOptions options = JAVAEP.env().createSessionOptions().appendExecutionProvider(List.of(JAVAEP.device(NAME)), Map.of());
-             Session session = JAVAEP.env().createSession(test.resolve("model.onnx"), options)) {
+        try (Session session = JAVAEP.session(test.resolve("model.onnx"), NAME, true)) {
             for (int i = 0; i < session.inputNames().size(); i++) {
                 OnnxTensorData tensor = TensorProtoReader.read(test.resolve("test_data_set_0/input_" + i + ".pb"));
                 inputs.put(session.inputNames().get(i), new TensorData(tensor.elementType(), tensor.dims(), tensor.data()));
@@ -221,8 +217,7 @@ class KernelRegistryIT {
                 .output("out", ElementType.FLOAT, Dim.of(4))
                 .node("LeakyRelu", List.of("x"), List.of("out"), new Attribute.FloatValue("alpha", -1f))
                 .toByteArray();
-        try (SessionOptions options = JAVAEP.env().createSessionOptions().disableCpuEpFallback()
-                .appendExecutionProvider(List.of(JAVAEP.device(NAME)), Map.of())) {
+        try (SessionOptions options = JAVAEP.options(NAME, false)) {
             OrtException failure = assertThrows(OrtException.class, () -> JAVAEP.env().createSession(model, options).close());
             assertTrue(failure.getMessage().contains("LeakyRelu kernel for node 'LeakyRelu_0'"), failure::getMessage);
             assertTrue(failure.getMessage().contains("refuses a negative alpha"), failure::getMessage);
@@ -241,9 +236,7 @@ class KernelRegistryIT {
                 .output("out", ElementType.FLOAT, Dim.of(3))
                 .node("Relu", List.of("x"), List.of("out"))
                 .toByteArray();
-        try (SessionOptions options = JAVAEP.env().createSessionOptions().disableCpuEpFallback()
-                .appendExecutionProvider(List.of(JAVAEP.device(NAME)), Map.of());
-             Session session = JAVAEP.env().createSession(model, options)) {
+        try (Session session = JAVAEP.session(model, NAME, false)) {
             OrtException failure = assertThrows(OrtException.class,
                     () -> session.run(Map.of("x", TensorData.ofFloats(new long[] {3}, 1f, Float.NaN, -1f))));
             assertTrue(failure.getMessage().contains("Relu kernel for node 'Relu_0' failed"), failure::getMessage);
@@ -269,14 +262,6 @@ class KernelRegistryIT {
         assertTrue(!reports.isEmpty(), () -> "no GetCapability report of " + NAME + " for graph " + graph + " among "
                 + CapabilityReports.recent());
         return reports.getLast();
-    }
-
-    private static float[] ramp(int n, float start, float step) {
-        float[] values = new float[n];
-        for (int i = 0; i < n; i++) {
-            values[i] = start + i * step;
-        }
-        return values;
     }
 
     private static TensorData doubles(double... values) {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javaep.harness.TestExecutionProvider;
+import dev.javaep.harness.TestHostFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -145,22 +147,18 @@ class CHostIT {
         @Test
         @DisplayName("JAVAEP_JAVA_HOME pointing nowhere")
         void missingJavaHome() throws Exception {
-            NativeHosts.Result r = host(CPU_EP, "expect-register-failure", 1, Map.of("JAVAEP_JAVA_HOME", "/nonexistent"),
-                    ONE_RUN);
-            String status = expectRegisterFailure(r, true);
-            assertTrue(status.contains("JAVAEP_JAVA_HOME"), () -> "the message should say to set JAVAEP_JAVA_HOME\n" + r.describe());
-            assertTrue(status.contains("/nonexistent"), () -> "the message should show the path it tried\n" + r.describe());
+            RegisterFailure f = registerFailure(Map.of("JAVAEP_JAVA_HOME", "/nonexistent"), true);
+            f.assertMentions("JAVAEP_JAVA_HOME", "the message should say to set JAVAEP_JAVA_HOME");
+            f.assertMentions("/nonexistent", "the message should show the path it tried");
         }
 
         @Test
         @DisplayName("JAVAEP_CLASSPATH naming a jar that does not exist")
         void missingClassPath() throws Exception {
-            NativeHosts.Result r = host(CPU_EP, "expect-register-failure", 1,
-                    Map.of("JAVAEP_CLASSPATH", "/nonexistent/missing.jar"), ONE_RUN);
-            String status = expectRegisterFailure(r, true);
-            assertTrue(status.contains("class path"), () -> "the message should talk about the class path\n" + r.describe());
-            assertTrue(status.contains("/nonexistent/missing.jar"), () -> "the message should show the class path\n" + r.describe());
-            assertTrue(status.contains("JAVAEP_CLASSPATH"), () -> "the message should say to set JAVAEP_CLASSPATH\n" + r.describe());
+            RegisterFailure f = registerFailure(Map.of("JAVAEP_CLASSPATH", "/nonexistent/missing.jar"), true);
+            f.assertMentions("class path", "the message should talk about the class path");
+            f.assertMentions("/nonexistent/missing.jar", "the message should show the class path");
+            f.assertMentions("JAVAEP_CLASSPATH", "the message should say to set JAVAEP_CLASSPATH");
         }
 
         @Test
@@ -187,11 +185,9 @@ class CHostIT {
             Path old = olderJdk().orElse(null);
             org.junit.jupiter.api.Assumptions.assumeTrue(old != null,
                     "no JDK older than 25 with lib/server/libjvm.so under /usr/lib/jvm");
-            NativeHosts.Result r = host(CPU_EP, "expect-register-failure", 1, Map.of("JAVAEP_JAVA_HOME", old.toString()),
-                    ONE_RUN);
-            String status = expectRegisterFailure(r, true);
-            assertTrue(status.contains("too old: javaep needs Java 25 or newer"), () -> "the message should say why\n" + r.describe());
-            assertTrue(status.contains("set JAVAEP_JAVA_HOME or java.home"), () -> "and what to set\n" + r.describe());
+            RegisterFailure f = registerFailure(Map.of("JAVAEP_JAVA_HOME", old.toString()), true);
+            f.assertMentions("too old: javaep needs Java 25 or newer", "the message should say why");
+            f.assertMentions("set JAVAEP_JAVA_HOME or java.home", "and what to set");
         }
 
         @Test
@@ -237,13 +233,11 @@ class CHostIT {
         @Test
         @DisplayName("JAVAEP_FACTORIES naming an EP no jar on the class path offers")
         void unknownFactory() throws Exception {
-            NativeHosts.Result r = host(CPU_EP, "expect-register-failure", 1,
-                    Map.of("JAVAEP_FACTORIES", "NoSuchExecutionProvider"), ONE_RUN);
-            String status = expectRegisterFailure(r, false);
-            assertTrue(status.contains("JAVAEP_FACTORIES names NoSuchExecutionProvider"), r::describe);
-            assertTrue(status.contains("offers [" + CPU_EP), () -> "the message should list what is there\n" + r.describe());
-            assertTrue(status.contains("add the EP's jar to javaep's class path (class.path in javaep.properties, or JAVAEP_CLASSPATH)"),
-                    () -> "the message should say where the jar goes\n" + r.describe());
+            RegisterFailure f = registerFailure(Map.of("JAVAEP_FACTORIES", "NoSuchExecutionProvider"), false);
+            f.assertMentions("JAVAEP_FACTORIES names NoSuchExecutionProvider", "the message should name what was asked for");
+            f.assertMentions("offers [" + CPU_EP, "the message should list what is there");
+            f.assertMentions("add the EP's jar to javaep's class path (class.path in javaep.properties, or JAVAEP_CLASSPATH)",
+                    "the message should say where the jar goes");
         }
 
         @Test
@@ -411,17 +405,22 @@ class CHostIT {
             assertTrue(r.line("HOST alive").isPresent(), r::describe);
         }
 
-        /** A jar of everything under dev/javaep/harness/faults/ that registers only {@code simpleName}. */
+        /**
+         * A jar of everything under dev/javaep/harness/faults/, and the test EPs' shared base classes they build on,
+         * that registers only {@code simpleName}.
+         */
         private Path faultJar(String simpleName) throws IOException {
             Path classes = NativeHosts.requiredDir("javaep.test.classes.dir");
             Path faults = classes.resolve("dev/javaep/harness/faults");
             String className = "dev.javaep.harness.faults." + simpleName;
             NativeHosts.requiredFile(faults.resolve(simpleName + ".class"),
                     "test class " + className + " is expected in test-harness/integration-tests/src/test/java");
+            List<Path> shared = Stream.of(TestHostFactory.class, TestExecutionProvider.class)
+                    .map(c -> classes.resolve(c.getName().replace('.', '/') + ".class")).toList();
             Path jar = Files.createDirectories(NativeHosts.targetDir().resolve("fault-jars")).resolve(simpleName + ".jar");
             try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
                  Stream<Path> files = Files.walk(faults)) {
-                for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+                for (Path f : Stream.concat(files.filter(Files::isRegularFile).sorted(), shared.stream()).toList()) {
                     out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
                     try (InputStream in = Files.newInputStream(f)) {
                         in.transferTo(out);
@@ -456,6 +455,20 @@ class CHostIT {
      * Checks the expect-register-failure protocol and returns the STATUS line. Messages the loader
      * itself makes start with "javaep: "; those from Java factories are the Java side's business.
      */
+    /** A registration that failed as it should ({@link #expectRegisterFailure}): the host's output and ORT's status line. */
+    record RegisterFailure(NativeHosts.Result result, String status) {
+        /** Fails unless the status mentions {@code fragment}; {@code why} says what the message owes the user. */
+        void assertMentions(String fragment, String why) {
+            assertTrue(status.contains(fragment), () -> why + "\n" + result.describe());
+        }
+    }
+
+    /** Registers javaep in the C host with {@code env} set, expecting it to fail and ORT's CPU EP to run on. */
+    static RegisterFailure registerFailure(Map<String, String> env, boolean fromLoader) throws Exception {
+        NativeHosts.Result r = host(CPU_EP, "expect-register-failure", 1, env, ONE_RUN);
+        return new RegisterFailure(r, expectRegisterFailure(r, fromLoader));
+    }
+
     static String expectRegisterFailure(NativeHosts.Result r, boolean fromLoader) {
         assertEquals(0, r.exitCode(), () -> "registration should fail with a status\n" + r.describe());
         String status = r.status("STATUS code=").orElseThrow(() -> new AssertionError("no STATUS line\n" + r.describe()));

@@ -4,22 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.harness.TestRegistrations;
-import dev.javaep.harness.onnx.Dim;
-import dev.javaep.harness.onnx.OnnxModelWriter;
+import dev.javaep.harness.AddReluMulGroup;
+import dev.javaep.harness.JavaepRegistration;
 import dev.javaep.host.EpDevice;
-import dev.javaep.host.OrtEnvironment;
 import dev.javaep.host.OrtHost;
 import dev.javaep.host.Session;
 import dev.javaep.host.SessionOptions;
-import dev.javaep.host.TensorData;
-import dev.javaep.spi.ElementType;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,28 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
 class EpProfilerIT {
     private static final String REGISTRATION = "javaep-ep-profiler";
     private static final String JAVA_CPU = "JavaCpuExecutionProvider";
-
-    private static OrtEnvironment env;
+    @RegisterExtension
+    static final JavaepRegistration JAVAEP = new JavaepRegistration(REGISTRATION, OrtHost.LogLevel.WARNING, JAVA_CPU);
 
     @TempDir
     Path temp;
-
-    @BeforeAll
-    static void register() {
-        env = OrtHost.shared().createEnvironment(REGISTRATION, OrtHost.LogLevel.WARNING);
-        TestRegistrations.register(env, REGISTRATION, JAVA_CPU);
-    }
-
-    @AfterAll
-    static void unregister() {
-        if (env != null) {
-            try {
-                env.unregisterExecutionProviderLibrary(REGISTRATION);
-            } finally {
-                env.close();
-            }
-        }
-    }
 
     private static int runtimeMinor() {
         return Integer.parseInt(OrtHost.shared().version().split("\\.")[1]);
@@ -61,26 +39,16 @@ class EpProfilerIT {
 
     @Test
     void ortsProfileHoldsOneJavaepEventPerComputeOfTheGroup() throws Exception {
-        byte[] model = new OnnxModelWriter("profiled_group")
-                .input("x", ElementType.FLOAT, Dim.of(2), Dim.of(3))
-                .input("y", ElementType.FLOAT, Dim.of(3))
-                .output("out", ElementType.FLOAT, Dim.of(2), Dim.of(3))
-                .node("Add", List.of("x", "y"), List.of("sum"))
-                .node("Relu", List.of("sum"), List.of("relu"))
-                .node("Mul", List.of("relu", "y"), List.of("out"))
-                .toByteArray();
-        Map<String, TensorData> inputs = Map.of(
-                "x", TensorData.ofFloats(new long[] {2, 3}, -3f, -1f, 0f, 1f, 2f, 3f),
-                "y", TensorData.ofFloats(new long[] {3}, 1f, 2f, -1f));
+        byte[] model = AddReluMulGroup.model("profiled_group");
         int runs = 3;
         String profile;
-        EpDevice device = env.epDevice(JAVA_CPU);
-        try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
+        EpDevice device = JAVAEP.env().epDevice(JAVA_CPU);
+        try (SessionOptions options = JAVAEP.env().createSessionOptions().disableCpuEpFallback()
                 .enableProfiling(temp.resolve("javaep_profile").toString())
                 .appendExecutionProvider(List.of(device), Map.of());
-             Session session = env.createSession(model, options)) {
+             Session session = JAVAEP.env().createSession(model, options)) {
             for (int run = 0; run < runs; run++) {
-                assertArrayEquals(new float[] {0f, 2f, 0f, 2f, 8f, -2f}, session.run(inputs).get("out").floats(), 1e-6f);
+                assertArrayEquals(AddReluMulGroup.OUT, session.run(AddReluMulGroup.INPUTS).get("out").floats(), 1e-6f);
             }
             profile = session.endProfiling();
         }
@@ -108,8 +76,8 @@ class EpProfilerIT {
             assertEquals("Node", event.category(), event::toString);
             assertEquals(JAVA_CPU, event.args().get("ep"));
             assertEquals("3", event.args().get("node_count"));
-            assertEquals(List.of("Add", "Relu", "Mul"), List.of(event.args().get("nodes").split(",")).stream()
-                    .map(n -> n.substring(0, n.indexOf(':'))).toList(), "the group's nodes in the order they run");
+            assertEquals(AddReluMulGroup.OP_TYPES, AddReluMulGroup.opTypes(event.args().get("nodes")),
+                    "the group's nodes in the order they run");
             assertTrue(kernelTimes.stream().anyMatch(k -> event.name().equals("javaep:" + k.name().replace("_kernel_time", ""))),
                     () -> "named after ORT's fused node, as ORT's own kernel event: " + event + " vs " + kernelTimes);
             assertTrue(event.durationMicros() >= 0, event::toString);
@@ -148,7 +116,7 @@ class EpProfilerIT {
         for (int run = 0; run < runs; run++) {
             OrtProfile.Event compute = computesInOrder.get(run);
             List<OrtProfile.Event> ofRun = ordered.subList(3 * run, 3 * run + 3);
-            assertEquals(List.of("Add", "Relu", "Mul"), ofRun.stream().map(e -> e.args().get("op")).toList(),
+            assertEquals(AddReluMulGroup.OP_TYPES, ofRun.stream().map(e -> e.args().get("op")).toList(),
                     "the steps of Run " + run + " in the order they ran");
             for (OrtProfile.Event step : ofRun) {
                 assertEquals("Node", step.category(), step::toString);

@@ -30,17 +30,9 @@ import java.util.stream.Collectors;
  * ops only, off), every output equal to ORT's CPU EP on the same inputs, and what the EP claimed (read
  * from {@link CapabilityReports}, since the EP runs in this JVM) equal to the case's expectation.
  */
-public final class PartitionMatrix {
+public record PartitionMatrix(OrtEnvironment env, EpDevice device) {
     /** Outputs may differ from ORT's CPU EP by this much, absolute plus relative. */
     public static final double TOLERANCE = 1e-5;
-
-    private final OrtEnvironment env;
-    private final EpDevice device;
-
-    public PartitionMatrix(OrtEnvironment env, EpDevice device) {
-        this.env = env;
-        this.device = device;
-    }
 
     /** The claims of one graph, summed over the GetCapability calls ORT made for it. */
     public record GraphClaims(int groups, int nodes, int calls) {}

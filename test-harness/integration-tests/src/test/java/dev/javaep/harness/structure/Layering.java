@@ -2,11 +2,8 @@ package dev.javaep.harness.structure;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -237,26 +234,10 @@ record Layering(List<Row> rows) {
 
     /** The .java files under some src/main/java below {@code root}, skipping target/ and hidden folders. */
     static List<Path> mainSources(Path root) throws IOException {
-        List<Path> files = new ArrayList<>();
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
-                boolean skip = !dir.equals(root) && (name.equals("target") || name.startsWith("."));
-                return skip ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                String path = file.toString().replace('\\', '/');
-                if (path.endsWith(".java") && path.contains("/src/main/java/")) {
-                    files.add(file);
-                }
-                return FileVisitResult.CONTINUE;
-            }
+        return SourceTree.files(root, Set.of(), file -> {
+            String path = file.toString().replace('\\', '/');
+            return path.endsWith(".java") && path.contains("/src/main/java/");
         });
-        files.sort(Comparator.naturalOrder());
-        return files;
     }
 
     static Layering read(Path markdown) {

@@ -1,14 +1,11 @@
 package dev.javaep.harness.structure;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -45,24 +42,8 @@ record Poms(Path file, String groupId, String artifactId, String version, String
 
     /** Every pom.xml below {@code root}, outside build outputs and hidden folders. */
     static List<Poms> below(Path root) throws IOException {
-        List<Poms> poms = new ArrayList<>();
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
-                boolean skip = !dir.equals(root) && (name.equals("target") || name.startsWith(".") || name.equals("src"));
-                return skip ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                if (file.getFileName().toString().equals("pom.xml")) {
-                    poms.add(read(file));
-                }
-                return FileVisitResult.CONTINUE;
-            }
-        });
-        return poms;
+        return SourceTree.files(root, Set.of("src"), file -> file.getFileName().toString().equals("pom.xml")).stream()
+                .map(Poms::read).toList();
     }
 
     private static Optional<Element> child(Element parent, String tag) {

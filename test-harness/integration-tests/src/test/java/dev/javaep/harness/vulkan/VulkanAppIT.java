@@ -13,6 +13,7 @@ import dev.javaep.examples.vulkan.VulkanBuffer;
 import dev.javaep.examples.vulkan.VulkanBuffer.Placement;
 import dev.javaep.examples.vulkan.VulkanContext;
 import dev.javaep.examples.vulkan.VulkanUnavailableException;
+import dev.javaep.harness.FloatRamp;
 import dev.javaep.host.FileDescriptors;
 import dev.javaep.os.Posix;
 import java.lang.foreign.MemorySegment;
@@ -48,14 +49,6 @@ class VulkanAppIT {
         }
     }
 
-    private static float[] ramp(int count, float start) {
-        float[] values = new float[count];
-        for (int i = 0; i < count; i++) {
-            values[i] = start + i * 0.25f;
-        }
-        return values;
-    }
-
     @Test
     @Tag("gpu")
     void opensADeviceAndFindsItAgainByUuid() {
@@ -87,7 +80,7 @@ class VulkanAppIT {
              VulkanBuffer device = context.createBuffer(FLOATS * 4L, Placement.DEVICE_LOCAL, true);
              VulkanBuffer readBack = context.createBuffer(FLOATS * 4L, Placement.HOST_VISIBLE, false);
              TimelineSemaphore done = context.createTimelineSemaphore(0, false)) {
-            float[] input = ramp(FLOATS, 1f);
+            float[] input = FloatRamp.of(FLOATS, 1f, 0.25f);
             staging.writeFloats(input);
             long half = FLOATS / 2 * 4L;
             // Each command reads what the previous one wrote: upload, overwrite the upper half, download.
@@ -202,9 +195,9 @@ class VulkanAppIT {
                  VulkanBuffer source = context.createBuffer(bytes, Placement.HOST_VISIBLE, false);
                  VulkanBuffer readBack = context.createBuffer(bytes, Placement.HOST_VISIBLE, false);
                  TimelineSemaphore timeline = context.createTimelineSemaphore(0, false)) {
-                float[] written = ramp(FLOATS, 100f);
+                float[] written = FloatRamp.of(FLOATS, 100f, 0.25f);
                 Arrays.fill(written, FLOATS - 16, FLOATS, -1.5f);
-                source.writeFloats(ramp(FLOATS - 16, 100f));
+                source.writeFloats(FloatRamp.of(FLOATS - 16, 100f, 0.25f));
                 context.submit(commands -> commands
                                 .fillFloats(exported, 0, FLOATS, -1.5f)
                                 .copy(source, 0, exported, 0, (FLOATS - 16) * 4L),
@@ -240,7 +233,7 @@ class VulkanAppIT {
                         MemorySegment.copy(file, ValueLayout.JAVA_FLOAT, dataOffset, seenThroughFd, 0, FLOATS);
                         assertArrayEquals(written, seenThroughFd, "the fd's mapping sees Vulkan's writes");
 
-                        float[] fromFd = ramp(FLOATS, -300f);
+                        float[] fromFd = FloatRamp.of(FLOATS, -300f, 0.25f);
                         MemorySegment.copy(fromFd, 0, file, ValueLayout.JAVA_FLOAT, dataOffset, FLOATS);
                         context.submit(commands -> commands.copy(exported, 0, readBack, 0, bytes),
                                 List.of(), List.of(timeline.at(2)));
