@@ -1,0 +1,224 @@
+package dev.javaep.harness.validation;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javaep.conformance.models.Models;
+import dev.javaep.harness.TestPaths;
+import dev.javaep.host.OrtEnvironment;
+import dev.javaep.host.OrtHost;
+import dev.javaep.host.Session;
+import dev.javaep.host.SessionOptions;
+import dev.javaep.host.TensorData;
+import dev.javaep.validation.Violation;
+import dev.javaep.validation.Violations;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The validation layer (docs/validation-layer.md) in front of a copy of libjavaep: ORT loads libjavaep configured to
+ * validate the copy, the layer calls the copy's CreateEpFactories (which, nested, offers javaep's Java EPs) and hands
+ * ORT its proxies. JavaCpu behind the layer gives JavaCpu's outputs with no violation; the broken device EPs
+ * ({@link BrokenDeviceFactory}) are each caught in the callback their bug lives in.
+ */
+class ValidationLayerIT {
+    private static final int BATCH = 4;
+
+    @TempDir
+    static Path work;
+
+    @BeforeEach
+    void forgetEarlierViolations() {
+        Violations.clear();
+    }
+
+    @Test
+    void javaCpuBehindTheLayerGivesTheSameOutputsWithNoViolationAndATrace() throws IOException {
+        float[] reference = withRegistration("validation-reference", Map.of("javaep.factories", "JavaCpuExecutionProvider"),
+                env -> runMlp(env));
+        Path trace = work.resolve("trace.json");
+        float[] validated = withRegistration("validation-javacpu", layer(Map.of("javaep.factories", "JavaCpuExecutionProvider",
+                "javaep.validate.trace", trace.toString())), env -> runMlp(env));
+
+        assertArrayEquals(reference, validated, "JavaCpu's outputs, with and without the layer in front");
+        assertEquals(Map.of(), Violations.counts(), () -> "violations: " + Violations.recent());
+
+        // Written at the last ReleaseEpFactory (the unregistration above).
+        String json = Files.readString(trace);
+        JsonCheck.requireValid(json);
+        Map<String, Integer> events = eventCounts(json);
+        for (String callback : List.of("OrtEpFactory::GetSupportedDevices", "OrtEpFactory::CreateEp", "OrtEp::GetCapability",
+                "OrtEp::Compile", "OrtNodeComputeInfo::CreateState", "OrtNodeComputeInfo::Compute",
+                "OrtEp::ReleaseNodeComputeInfos", "OrtEpFactory::ReleaseEp")) {
+            assertTrue(events.getOrDefault(callback, 0) > 0, callback + " is traced: " + events);
+        }
+        assertTrue(json.contains("\"ph\":\"X\"") && json.contains("\"dur\":") && json.contains("\"tid\":"), json.substring(0, 300));
+    }
+
+    @Test
+    void misalignedAllocationsAreFlaggedInAlloc() {
+        runAddBehindTheLayer(BrokenDeviceFactory.Misaligned.NAME, Map.of());
+        assertFlagged(Violation.MISALIGNED_ALLOCATION, "OrtAllocator::Alloc");
+    }
+
+    @Test
+    void aPointerFreedTwiceIsFlaggedInFree() {
+        runAddBehindTheLayer(BrokenDeviceFactory.Aliasing.NAME, Map.of());
+        assertFlagged(Violation.FREE_OF_UNKNOWN_POINTER, "OrtAllocator::Free");
+    }
+
+    @Test
+    void aSlowComputeIsFlaggedInCompute() {
+        runAddBehindTheLayer(BrokenDeviceFactory.Slow.NAME, Map.of("javaep.validate.slow.ms", "100"));
+        assertFlagged(Violation.SLOW_CALL, "OrtNodeComputeInfo::Compute");
+    }
+
+    @Test
+    void strictModeTurnsAViolationIntoAnErrorStatus() {
+        String message = "";
+        try {
+            runAddBehindTheLayer(BrokenDeviceFactory.Misaligned.NAME, Map.of("javaep.validate.strict", "1"));
+        } catch (RuntimeException e) {
+            message = String.valueOf(e.getMessage());
+        }
+        assertFlagged(Violation.MISALIGNED_ALLOCATION, "OrtAllocator::Alloc");
+        assertTrue(message.isEmpty() || message.contains("javaep validation (strict)") || message.contains("llocat"),
+                "the session fails with the layer's status (or ORT's report of the failed allocation): " + message);
+    }
+
+    /** Benchmark, not a check: the layer's cost per forwarded call on the MLP (ns per forwarded call, printed). */
+    @Test
+    void measuresTheCostPerForwardedCall() {
+        int runs = 400;
+        long direct = withRegistration("validation-bench-direct", Map.of("javaep.factories", "JavaCpuExecutionProvider"),
+                env -> timeRuns(env, runs));
+        long layered = withRegistration("validation-bench-layer", layer(Map.of("javaep.factories", "JavaCpuExecutionProvider")),
+                env -> timeRuns(env, runs));
+        // Each Run forwards one OrtNodeComputeInfo::Compute (the MLP compiles to one fused node); OnRunStart/End are unset.
+        System.out.printf("validation layer: Run of the MLP %.1f us direct, %.1f us behind the layer: %+.0f ns per Run%n",
+                direct / 1000.0 / runs, layered / 1000.0 / runs, (layered - direct) / (double) runs);
+        assertEquals(Map.of(), Violations.counts(), () -> "violations: " + Violations.recent());
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------
+
+    private static void assertFlagged(Violation kind, String callback) {
+        List<Violations.Report> reports = Violations.recent();
+        assertTrue(reports.stream().anyMatch(r -> r.kind() == kind && r.callback().equals(callback)),
+                kind + " in " + callback + " among " + reports);
+    }
+
+    private static void runAddBehindTheLayer(String epName, Map<String, String> settings) {
+        Map<String, String> properties = new HashMap<>(settings);
+        properties.put("javaep.factories", epName);
+        withRegistration("validation-" + epName, layer(properties), env -> {
+            float[] x = new float[60];
+            float[] y = new float[60];
+            for (int i = 0; i < 60; i++) {
+                x[i] = i;
+                y[i] = 2 * i;
+            }
+            long[] shape = {3, 4, 5};
+            try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
+                    .appendExecutionProvider(List.of(env.epDevice(epName)), Map.of());
+                 Session session = env.createSession(TestPaths.nodeTest("test_add").resolve("model.onnx"), options)) {
+                for (int run = 0; run < 3; run++) {
+                    session.run(Map.of("x", TensorData.ofFloats(shape, x), "y", TensorData.ofFloats(shape, y)));
+                }
+            }
+            return null;
+        });
+    }
+
+    private static float[] runMlp(OrtEnvironment env) {
+        try (Session session = mlpSession(env)) {
+            return session.run(Map.of("x", TensorData.ofFloats(new long[] {BATCH, Models.FEATURES}, Models.mlpInput(BATCH))))
+                    .get("probabilities").floats();
+        }
+    }
+
+    private static Session mlpSession(OrtEnvironment env) {
+        try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
+                .appendExecutionProvider(List.of(env.epDevice("JavaCpuExecutionProvider")), Map.of())) {
+            return env.createSession(Models.mlp(), options);
+        }
+    }
+
+    private static long timeRuns(OrtEnvironment env, int runs) {
+        try (Session session = mlpSession(env)) {
+            Map<String, TensorData> input = Map.of("x", TensorData.ofFloats(new long[] {1, Models.FEATURES}, Models.mlpInput(1)));
+            for (int i = 0; i < runs; i++) {
+                session.run(input); // warm-up: the JIT compiles the stubs' Java side
+            }
+            long start = System.nanoTime();
+            for (int i = 0; i < runs; i++) {
+                session.run(input);
+            }
+            return System.nanoTime() - start;
+        }
+    }
+
+    /** The properties that put the layer in front of a copy of libjavaep, plus {@code more}. */
+    private static Map<String, String> layer(Map<String, String> more) {
+        Map<String, String> properties = new HashMap<>(more);
+        properties.put("javaep.validate.library", vendorCopy().toString());
+        return properties;
+    }
+
+    /** libjavaep at another path: a library of its own to ORT and the dynamic linker, javaep in this JVM all the same. */
+    private static Path vendorCopy() {
+        Path copy = work.resolve("vendor").resolve(TestPaths.loaderLibrary().getFileName());
+        try {
+            if (!Files.exists(copy)) {
+                Files.createDirectories(copy.getParent());
+                Files.copy(TestPaths.loaderLibrary(), copy, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return copy;
+    }
+
+    /** Registers libjavaep with {@code properties} set (they are read at registration), runs {@code body}, unregisters. */
+    private static <T> T withRegistration(String name, Map<String, String> properties, Function<OrtEnvironment, T> body) {
+        Map<String, String> previous = new HashMap<>();
+        properties.forEach((key, value) -> previous.put(key, System.setProperty(key, value)));
+        try (OrtEnvironment env = OrtHost.shared().createEnvironment(name, OrtHost.LogLevel.WARNING)) {
+            env.registerExecutionProviderLibrary(name, TestPaths.loaderLibrary());
+            try {
+                return body.apply(env);
+            } finally {
+                env.unregisterExecutionProviderLibrary(name);
+            }
+        } finally {
+            previous.forEach((key, value) -> {
+                if (value == null) {
+                    System.clearProperty(key);
+                } else {
+                    System.setProperty(key, value);
+                }
+            });
+        }
+    }
+
+    private static Map<String, Integer> eventCounts(String json) {
+        Map<String, Integer> counts = new HashMap<>();
+        Matcher m = Pattern.compile("\"name\":\"([^\"]+)\"").matcher(json);
+        while (m.find()) {
+            counts.merge(m.group(1), 1, Integer::sum);
+        }
+        return counts;
+    }
+}
