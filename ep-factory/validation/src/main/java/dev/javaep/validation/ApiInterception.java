@@ -57,6 +57,15 @@ final class ApiInterception {
         return base;
     }
 
+    /** The copy of ORT's {@code OrtApi} at {@code version} the wrapped library gets. */
+    MemorySegment api(int version) {
+        MemorySegment api = getApi(version);
+        if (api.equals(MemorySegment.NULL)) {
+            throw new IllegalStateException("javaep validation: no OrtApi " + version + " to copy");
+        }
+        return api;
+    }
+
     private synchronized MemorySegment getApi(int version) {
         try {
             return apis.computeIfAbsent(version, this::copyApi);

@@ -36,13 +36,23 @@ public final class ValidationLayer implements EpLibraryLayer {
     private final Map<Proxy, MethodHandle> factories = new ConcurrentHashMap<>();
     private final Map<Path, SymbolLookup> libraries = new ConcurrentHashMap<>();
     private volatile boolean shutdownHookAdded;
+    /** Per ORT image (its OrtApiBase): the tables are copied once and kept, as ORT keeps its own. */
+    private final Map<Long, ApiInterception> interceptions = new ConcurrentHashMap<>();
+
+    private ApiInterception interception(MemorySegment ortApiBase) {
+        return interceptions.computeIfAbsent(ortApiBase.address(), _ -> new ApiInterception(ortApiBase));
+    }
 
     @Override
     public void createEpFactories(Path library, String registrationName, MemorySegment ortApiBase,
                                   MemorySegment defaultLogger, MemorySegment factoriesOut, long maxFactories,
                                   MemorySegment numFactoriesOut) {
         OrtApiBase base = new OrtApiBase(ortApiBase);
-        OrtApi api = base.negotiate();
+        ApiInterception interception = interception(ortApiBase);
+        // javaep's own runtime record uses the tables the wrapped library gets: when that library is libjavaep (in this
+        // JVM), its registration installs the same tables, not what would look like a second ORT.
+        int version = base.negotiate().version();
+        OrtApi api = new OrtApi(interception.api(version), version);
         OrtRuntime.install(new OrtRuntime(api, new OrtEpApi(api), base.versionString(), defaultLogger));
         Settings settings = settings(api);
         Settings.current = settings;
@@ -52,7 +62,6 @@ public final class ValidationLayer implements EpLibraryLayer {
                 path -> SymbolLookup.libraryLookup(path, Arena.global()));
         MethodHandle create = LINKER.downcallHandle(symbol(symbols, library, "CreateEpFactories"), CREATE_EP_FACTORIES);
         MethodHandle release = LINKER.downcallHandle(symbol(symbols, library, "ReleaseEpFactory"), RELEASE_EP_FACTORY);
-        ApiInterception interception = new ApiInterception(ortApiBase);
         MemorySegment status;
         try (Arena arena = Arena.ofConfined()) {
             status = (MemorySegment) create.invokeExact(arena.allocateFrom(registrationName), interception.apiBase(),

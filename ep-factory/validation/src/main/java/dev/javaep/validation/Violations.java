@@ -24,6 +24,8 @@ public final class Violations {
 
     private static final int LOGGED_WITH_STACK = 20;
     private static final int KEPT = 1000;
+    /** Frames of the stack in a report: the layer's own and the Java code above the native call, if any. */
+    private static final int STACK_FRAMES = 10;
     private static final AtomicLongArray COUNTS = new AtomicLongArray(Violation.values().length);
     private static final List<Report> RECENT = new ArrayList<>();
 
@@ -46,11 +48,8 @@ public final class Violations {
     /** The calling thread's stack below the layer's reporting, one frame per line. */
     private static String javaStack() {
         StringBuilder stack = new StringBuilder("\n  Java-side stack:");
-        StackWalker.getInstance().forEach(frame -> {
-            if (!frame.getClassName().equals(Violations.class.getName())) {
-                stack.append("\n    at ").append(frame);
-            }
-        });
+        StackWalker.getInstance().walk(frames -> frames.skip(2).limit(STACK_FRAMES).toList())
+                .forEach(frame -> stack.append("\n    at ").append(frame));
         return stack.toString();
     }
 
