@@ -76,15 +76,14 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
         if (settings.trace() != null) {
             settings.trace().record(callback, start, nanos);
         }
-        if (nanos > settings.slowNanos()) {
-            Violations.report(Violation.SLOW_CALL, callback, "took " + nanos / 1_000_000 + " ms on " + p.describe()
-                    + " (threshold " + settings.slowNanos() / 1_000_000 + " ms)");
-        }
+        String slow = nanos <= settings.slowNanos() ? null : report(Violation.SLOW_CALL, "took " + nanos / 1_000_000
+                + " ms on " + p.describe() + " (threshold " + settings.slowNanos() / 1_000_000 + " ms)");
         boolean succeeded = !returnsStatus || r == 0;
         if (!succeeded) {
             settings.statuses().log(callback, r);
         }
         String violation = succeeded ? check(p, r, a1, a2, a3, a4, a5, a6) : null;
+        violation = violation != null ? violation : slow;
         if (violation != null && settings.strict() && returnsStatus) {
             throw new OrtException(OrtErrorCode.FAIL, "javaep validation (strict): " + callback + ": " + violation);
         }
