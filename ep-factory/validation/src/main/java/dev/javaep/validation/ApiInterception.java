@@ -24,6 +24,7 @@ import java.util.Map;
  * proxy factory in the EP device where the vendor passes its own (else ORT would call the vendor's factory
  * directly), and whose {@code SyncStream_GetImpl} answers the vendor's stream where ORT holds the proxy.
  */
+@SuppressWarnings("restricted") // the layer stands between two C libraries: raw pointers and native calls are its work
 final class ApiInterception {
     /**
      * The number of {@code OrtApi} slots at each API version: the last index of each version in tools/gen_slots.py's

@@ -7,6 +7,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One proxied EP-owned object: the struct ORT holds (ours) in front of the vendor's. The proxy struct is never freed,
@@ -37,8 +38,10 @@ final class Proxy {
     final Proxy parent;
     /** The objects made through this one and not yet released (leak check at its release). */
     final Set<Proxy> children = ConcurrentHashMap.newKeySet();
-    /** ALLOCATOR: live allocations (address → bytes); NODE_COMPUTE_INFO: compute states in Compute (state → thread). */
+    /** ALLOCATOR: live allocations (address → bytes); NODE_COMPUTE_INFO: further compute states in Compute (state → thread). */
     final Map<Long, Long> live = new ConcurrentHashMap<>();
+    /** NODE_COMPUTE_INFO: the compute state in Compute when only one is (the usual case: no map entry per call), or 0. */
+    final AtomicLong computing = new AtomicLong();
     volatile boolean released;
 
     private Proxy(ObjectKind kind, long vendor, long address, long[] functions, int version, Proxy parent) {

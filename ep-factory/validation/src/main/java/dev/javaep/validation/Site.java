@@ -34,11 +34,28 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
             throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " called on "
                     + p.describe() + " after its release; not forwarded");
         }
-        if (rule.action() == SlotRule.Action.COMPUTE && p.live.putIfAbsent(a1, Thread.currentThread().threadId()) != null) {
-            Violations.report(Violation.CONCURRENT_COMPUTE, callback, "compute state 0x" + Long.toHexString(a1) + " of "
-                    + p.describe() + " is already in Compute on thread " + p.live.get(a1) + "; forwarded anyway");
+        if (rule.action() == SlotRule.Action.COMPUTE) {
+            enterCompute(p, a1);
         }
         return p;
+    }
+
+    /** Notes that {@code state} is in Compute; reports it when it already was (on another thread: ORT shares a state). */
+    private void enterCompute(Proxy p, long state) {
+        if (p.computing.compareAndSet(0, state)) {
+            return;
+        }
+        boolean again = p.computing.get() == state || p.live.putIfAbsent(state, Thread.currentThread().threadId()) != null;
+        if (again) {
+            Violations.report(Violation.CONCURRENT_COMPUTE, callback, "compute state 0x" + Long.toHexString(state) + " of "
+                    + p.describe() + " is already in Compute on another thread; forwarded anyway");
+        }
+    }
+
+    private static void exitCompute(Proxy p, long state) {
+        if (!p.computing.compareAndSet(state, 0)) {
+            p.live.remove(state);
+        }
     }
 
     /** Prepares the call's arguments: marks required out-parameters, translates proxies back; returns argument 1 as forwarded. */
@@ -72,6 +89,9 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
     /** After the vendor's call: trace, time, status, the slot's checks; returns its result (or, strict, a status). */
     long exit(Proxy p, long start, long r, long a1, long a2, long a3, long a4, long a5, long a6) {
         long nanos = System.nanoTime() - start;
+        if (rule.action() == SlotRule.Action.COMPUTE) {
+            exitCompute(p, a1);
+        }
         Settings settings = Settings.current;
         if (settings.trace() != null) {
             settings.trace().record(callback, start, nanos);
@@ -132,10 +152,7 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
             case FREE -> a1 == 0 || p.live.remove(a1) != null ? null
                     : report(Violation.FREE_OF_UNKNOWN_POINTER, "0x" + Long.toHexString(a1) + " is no live allocation of "
                             + p.describe() + " (never returned by its Alloc, or freed already)");
-            case COMPUTE -> {
-                p.live.remove(a1);
-                yield null;
-            }
+            case COMPUTE -> null;
         };
     }
 

@@ -11,6 +11,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
 /** Reads a status the vendor returns (code and message) without releasing it: it goes on to ORT unchanged. */
+@SuppressWarnings("restricted") // the layer stands between two C libraries: raw pointers and native calls are its work
 final class StatusReader {
     private final MethodHandle errorCode;
     private final MethodHandle errorMessage;

@@ -18,6 +18,7 @@ import java.util.Map;
  * widens its arguments to {@code long} and calls {@code forwardN(site, this, ...)}: one Java method per arity instead
  * of one per slot, and no boxing: the {@link Site} is bound into the stub, so the JIT sees its downcall as a constant.
  */
+@SuppressWarnings("restricted") // the layer stands between two C libraries: raw pointers and native calls are its work
 final class Stubs {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final MethodHandle[] FORWARD = new MethodHandle[7];

@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * libjavaep in front of someone else's plugin EP library (issue 14, part 2; docs/validation-layer.md): ORT gets the
  * layer's proxies of the library's {@code OrtEpFactory}s; every call through them is checked and forwarded unchanged.
  */
+@SuppressWarnings("restricted") // the layer stands between two C libraries: raw pointers and native calls are its work
 public final class ValidationLayer implements EpLibraryLayer {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final FunctionDescriptor CREATE_EP_FACTORIES =

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * stubs exactly as ORT would call them (downcalls of the proxy struct's function pointers). Also measures the layer's
  * cost per forwarded call (printed, not asserted: docs/validation-layer.md quotes it).
  */
+@SuppressWarnings("restricted") // the layer stands between two C libraries: raw pointers and native calls are its work
 class ProxyChecksTest {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final Arena ARENA = Arena.global();
