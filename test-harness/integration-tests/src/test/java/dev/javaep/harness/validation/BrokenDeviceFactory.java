@@ -1,112 +1,75 @@
 package dev.javaep.harness.validation;
 
+import dev.javaep.harness.abi.ProbeDeviceFactory;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.DataTransfer;
-import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.DeviceAllocator;
 import dev.javaep.spi.DeviceOffer;
+import dev.javaep.spi.DeviceStream;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.ExecutionProviderFactory;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.HardwareDevice;
-import dev.javaep.spi.HardwareDeviceType;
-import dev.javaep.spi.KernelContext;
-import dev.javaep.spi.MemoryKind;
 import dev.javaep.spi.MemoryLocation;
 import dev.javaep.spi.MemorySpace;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.NodeSupport;
-import dev.javaep.spi.Tensor;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Device EPs with one planted bug each, for the validation layer to catch (ValidationLayerIT): a "GPU" whose memory is
- * host memory (so the kernel reads it directly), a memcpy data transfer and a compiled float Add of same-shape
- * inputs. The bugs live where javaep's bridge passes the EP's answers through unchecked: the allocator's pointers
- * and the time a Compute takes.
+ * The probe device EP ({@link ProbeDeviceFactory}: a "GPU" whose memory is host memory, a memcpy data transfer,
+ * streams, a compiled Sub) with one planted bug each, for the validation layer to catch (ValidationLayerIT). The bugs
+ * live where javaep's bridge passes an EP's answers through unchecked: its allocator's pointers, a Compute's time.
  */
-@SuppressWarnings("restricted") // the "device" memory is host memory the kernel reads through raw addresses
 public abstract sealed class BrokenDeviceFactory implements ExecutionProviderFactory {
-    private static final int VENDOR_ID = 0x4a45;
-    private static final MemoryLocation MEMORY = new MemoryLocation(HardwareDeviceType.GPU, MemoryKind.DEVICE, VENDOR_ID, 9);
+    enum Bug {
+        /** Allocations 16 bytes past a 64-byte boundary: ORT's kAllocAlignment broken. */
+        MISALIGNED,
+        /** One scratch buffer handed out for every allocation (mistaken for an allocator): ORT frees it twice. */
+        ALIASING,
+        /** A Compute that takes 300 ms (a blocking wait where an async launch belongs). */
+        SLOW
+    }
 
-    /** Allocations 16 bytes past a 64-byte boundary: ORT's kAllocAlignment broken. */
     public static final class Misaligned extends BrokenDeviceFactory {
-        public static final String NAME = "JavaBrokenMisalignedExecutionProvider";
-
         public Misaligned() {
-            super(NAME, 0x1001);
-        }
-
-        @Override
-        long allocate(long bytes) {
-            return super.allocate(bytes + 16) + 16;
-        }
-
-        @Override
-        void free(long address) {
-            super.free(address - 16);
+            super(Bug.MISALIGNED);
         }
     }
 
-    /** One buffer handed out for every allocation (a static scratch buffer mistaken for an allocator): ORT frees it twice. */
     public static final class Aliasing extends BrokenDeviceFactory {
-        public static final String NAME = "JavaBrokenAliasingExecutionProvider";
-        private static final MemorySegment SCRATCH = Arena.global().allocate(1 << 20, 64);
-
         public Aliasing() {
-            super(NAME, 0x1002);
+            super(Bug.ALIASING);
         }
-
-        @Override
-        long allocate(long bytes) {
-            if (bytes > SCRATCH.byteSize()) {
-                throw new IllegalArgumentException("the scratch buffer holds 1 MiB");
-            }
-            return SCRATCH.address();
-        }
-
-        @Override
-        void free(long address) {}
     }
 
-    /** A Compute that takes 300 ms (a blocking wait where an async launch belongs). */
     public static final class Slow extends BrokenDeviceFactory {
-        public static final String NAME = "JavaBrokenSlowExecutionProvider";
-
         public Slow() {
-            super(NAME, 0x1003);
-        }
-
-        @Override
-        void compute(KernelContext context) {
-            try {
-                Thread.sleep(300);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            super.compute(context);
+            super(Bug.SLOW);
         }
     }
 
-    private final String name;
-    private final int deviceId;
-    private final Map<Long, Arena> live = new ConcurrentHashMap<>();
+    private static final MemorySegment SCRATCH = Arena.global().allocate(1 << 20, 64);
+    private final Bug bug;
+    private final ProbeDeviceFactory device = new ProbeDeviceFactory();
 
-    BrokenDeviceFactory(String name, int deviceId) {
-        this.name = name;
-        this.deviceId = deviceId;
+    BrokenDeviceFactory(Bug bug) {
+        this.bug = bug;
+    }
+
+    /** The EP name of a bug: JavaBrokenMisalignedExecutionProvider, ... */
+    static String name(Bug bug) {
+        String word = bug.name().charAt(0) + bug.name().substring(1).toLowerCase(java.util.Locale.ROOT);
+        return "JavaBroken" + word + "ExecutionProvider";
     }
 
     @Override
     public String name() {
-        return name;
+        return name(bug);
     }
 
     @Override
@@ -116,96 +79,83 @@ public abstract sealed class BrokenDeviceFactory implements ExecutionProviderFac
 
     @Override
     public String version() {
-        return "1.0.0";
+        return device.version();
     }
 
     @Override
     public List<DeviceOffer> supportedDevices(List<HardwareDevice> devices) {
-        HardwareDevice device = HardwareDevice.foundByEp(HardwareDeviceType.GPU, VENDOR_ID, deviceId, "javaep-broken-silicon",
-                Map.of());
-        return List.of(new DeviceOffer(device, Map.of(), Map.of(), List.of(new MemorySpace(name + "Memory", MEMORY, 64))));
-    }
-
-    long allocate(long bytes) {
-        Arena arena = Arena.ofShared();
-        long address = arena.allocate(Math.max(1, bytes), 64).address();
-        live.put(address, arena);
-        return address;
-    }
-
-    void free(long address) {
-        Arena arena = live.remove(address);
-        if (arena != null) {
-            arena.close();
-        }
-    }
-
-    @Override
-    public DeviceAllocator createAllocator(MemorySpace space) {
-        return new DeviceAllocator() {
-            @Override
-            public long allocate(long bytes) {
-                return BrokenDeviceFactory.this.allocate(bytes);
-            }
-
-            @Override
-            public void free(long address) {
-                BrokenDeviceFactory.this.free(address);
-            }
-        };
+        return device.supportedDevices(devices);
     }
 
     @Override
     public Optional<DataTransfer> dataTransfer() {
-        return Optional.of(new DataTransfer() {
-            @Override
-            public boolean canCopy(MemoryLocation source, MemoryLocation destination) {
-                return !(source.isHost() && destination.isHost())
-                        && (source.isHost() || source.equals(MEMORY)) && (destination.isHost() || destination.equals(MEMORY));
-            }
+        return device.dataTransfer();
+    }
 
-            @Override
-            public void copy(List<DataTransfer.Copy> copies) {
-                for (DataTransfer.Copy copy : copies) {
-                    MemorySegment.copy(MemorySegment.ofAddress(copy.source()).reinterpret(copy.bytes()), 0,
-                            MemorySegment.ofAddress(copy.destination()).reinterpret(copy.bytes()), 0, copy.bytes());
+    @Override
+    public boolean streamAware() {
+        return device.streamAware();
+    }
+
+    @Override
+    public DeviceStream createStream(MemoryLocation location) {
+        return device.createStream(location);
+    }
+
+    @Override
+    public DeviceAllocator createAllocator(MemorySpace space) {
+        DeviceAllocator allocator = device.createAllocator(space);
+        return switch (bug) {
+            case MISALIGNED -> new DeviceAllocator() {
+                @Override
+                public long allocate(long bytes) {
+                    return allocator.allocate(bytes + 16) + 16;
                 }
-            }
-        });
+
+                @Override
+                public void free(long address) {
+                    allocator.free(address - 16);
+                }
+            };
+            case ALIASING -> new DeviceAllocator() {
+                @Override
+                public long allocate(long bytes) {
+                    return bytes <= SCRATCH.byteSize() ? SCRATCH.address() : 0L;
+                }
+
+                @Override
+                public void free(long address) {}
+            };
+            case SLOW -> allocator;
+        };
     }
 
     @Override
     public ExecutionProvider createExecutionProvider(List<HardwareDevice> devices, Map<String, String> sessionOptions) {
+        ExecutionProvider probe = device.createExecutionProvider(devices, sessionOptions);
         return new ExecutionProvider() {
             @Override
             public String name() {
-                return name;
+                return BrokenDeviceFactory.this.name();
             }
 
             @Override
             public NodeSupport support(Node node) {
-                return node.opType().equals("Add") && node.isOnnxDomain() ? NodeSupport.compiled()
-                        : NodeSupport.declined(DeclineCode.OP_TYPE, "the broken device EPs run Add only");
+                return probe.support(node);
             }
 
             @Override
             public CompiledNode compile(Graph subgraph, Node fusedNode) {
-                return BrokenDeviceFactory.this::compute;
+                CompiledNode node = probe.compile(subgraph, fusedNode);
+                return bug != Bug.SLOW ? node : context -> {
+                    try {
+                        Thread.sleep(300);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    node.compute(context);
+                };
             }
         };
-    }
-
-    /** float Add of same-shape inputs, read where they lie (host memory posing as device memory). */
-    void compute(KernelContext context) {
-        Tensor a = context.input(0);
-        Tensor b = context.input(1);
-        Tensor sum = context.output(0, a.shape());
-        MemorySegment x = a.data().reinterpret(a.byteSize());
-        MemorySegment y = b.data().reinterpret(b.byteSize());
-        MemorySegment out = sum.data().reinterpret(sum.byteSize());
-        for (long i = 0; i < a.elementCount(); i++) {
-            out.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i, x.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
-                    + y.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i));
-        }
     }
 }

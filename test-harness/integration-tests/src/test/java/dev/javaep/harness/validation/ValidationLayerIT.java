@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.conformance.models.Models;
 import dev.javaep.harness.TestPaths;
+import dev.javaep.harness.validation.BrokenDeviceFactory.Bug;
 import dev.javaep.host.OrtEnvironment;
 import dev.javaep.host.OrtHost;
 import dev.javaep.host.Session;
@@ -69,27 +70,28 @@ class ValidationLayerIT {
     }
 
     @Test
-    void misalignedAllocationsAreFlaggedInAlloc() {
-        runAddBehindTheLayer(BrokenDeviceFactory.Misaligned.NAME, Map.of());
-        assertFlagged(Violation.MISALIGNED_ALLOCATION, "OrtAllocator::Alloc");
+    void misalignedAllocationsAreFlaggedInAllocOnStream() {
+        // A stream-aware EP's allocator: ORT allocates through AllocOnStream.
+        runSubBehindTheLayer(BrokenDeviceFactory.name(Bug.MISALIGNED), Map.of());
+        assertFlagged(Violation.MISALIGNED_ALLOCATION, "OrtAllocator::AllocOnStream");
     }
 
     @Test
     void aPointerFreedTwiceIsFlaggedInFree() {
-        runAddBehindTheLayer(BrokenDeviceFactory.Aliasing.NAME, Map.of());
+        runSubBehindTheLayer(BrokenDeviceFactory.name(Bug.ALIASING), Map.of());
         assertFlagged(Violation.FREE_OF_UNKNOWN_POINTER, "OrtAllocator::Free");
     }
 
     @Test
     void aSlowComputeIsFlaggedInCompute() {
-        runAddBehindTheLayer(BrokenDeviceFactory.Slow.NAME, Map.of("javaep.validate.slow.ms", "100"));
+        runSubBehindTheLayer(BrokenDeviceFactory.name(Bug.SLOW), Map.of("javaep.validate.slow.ms", "100"));
         assertFlagged(Violation.SLOW_CALL, "OrtNodeComputeInfo::Compute");
     }
 
     @Test
     void strictModeTurnsAViolationIntoAnErrorStatus() {
-        RuntimeException failure = assertThrows(RuntimeException.class, () -> runAddBehindTheLayer(
-                BrokenDeviceFactory.Slow.NAME, Map.of("javaep.validate.slow.ms", "100", "javaep.validate.strict", "1")));
+        RuntimeException failure = assertThrows(RuntimeException.class, () -> runSubBehindTheLayer(
+                BrokenDeviceFactory.name(Bug.SLOW), Map.of("javaep.validate.slow.ms", "100", "javaep.validate.strict", "1")));
         assertFlagged(Violation.SLOW_CALL, "OrtNodeComputeInfo::Compute");
         assertTrue(String.valueOf(failure.getMessage()).contains("javaep validation (strict): OrtNodeComputeInfo::Compute"),
                 () -> "the Run fails with the layer's status: " + failure);
@@ -103,20 +105,20 @@ class ValidationLayerIT {
                 kind + " in " + callback + " among " + reports);
     }
 
-    private static void runAddBehindTheLayer(String epName, Map<String, String> settings) {
+    private static void runSubBehindTheLayer(String epName, Map<String, String> settings) {
         Map<String, String> properties = new HashMap<>(settings);
         properties.put("javaep.factories", epName);
         withRegistration("validation-" + epName, layer(properties), env -> {
             float[] x = new float[60];
             float[] y = new float[60];
             for (int i = 0; i < 60; i++) {
-                x[i] = i;
-                y[i] = 2 * i;
+                x[i] = 3 * i;
+                y[i] = i;
             }
             long[] shape = {3, 4, 5};
             try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
                     .appendExecutionProvider(List.of(env.epDevice(epName)), Map.of());
-                 Session session = env.createSession(TestPaths.nodeTest("test_add").resolve("model.onnx"), options)) {
+                 Session session = env.createSession(TestPaths.nodeTest("test_sub").resolve("model.onnx"), options)) {
                 for (int run = 0; run < 2; run++) {
                     session.run(Map.of("x", TensorData.ofFloats(shape, x), "y", TensorData.ofFloats(shape, y)));
                 }
