@@ -3,9 +3,11 @@ package dev.javaep.validation;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
+import dev.javaep.bridge.OrtRuntime;
 import dev.javaep.ort.FunctionSlot;
 import dev.javaep.ort.OrtApiBase;
 import dev.javaep.ort.OrtApiSlot;
+import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.ort.OrtEpApiSlot;
 import dev.javaep.spi.EpLog;
 import java.lang.foreign.Arena;
@@ -137,8 +139,10 @@ final class ApiInterception {
             MemorySegment forwarded = proxy == null ? factory : MemorySegment.ofAddress(proxy.address);
             return (MemorySegment) createEpDevice.invokeExact(forwarded, hardwareDevice, metadata, options, out);
         } catch (Throwable t) {
-            EpLog.warning("javaep validation: OrtEpApi::CreateEpDevice failed in the layer: " + t);
-            throw new IllegalStateException(t); // cannot make a status without risking the host either way
+            // An exception escaping this upcall would kill the host: the vendor gets a status instead.
+            String message = "javaep validation: OrtEpApi::CreateEpDevice failed in the layer: " + t;
+            EpLog.warning(message);
+            return OrtRuntime.current().api().createStatus(OrtErrorCode.FAIL, message);
         }
     }
 
