@@ -22,6 +22,8 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -112,6 +114,34 @@ class ProxyChecksTest {
         assertEquals(0L, out.get(JAVA_LONG, 0), "an out-parameter left unset reaches ORT as NULL, not as garbage");
         assertEquals(Map.of(Violation.LEAK, 1L, Violation.DOUBLE_RELEASE, 1L, Violation.RELEASE_OF_UNKNOWN, 1L,
                 Violation.OUT_PARAMETER_UNSET, 1L), Violations.counts(), Violations.recent().toString());
+    }
+
+    @Test
+    void computeEnteredTwiceOnOneStateIsReportedAndForwarded() throws Throwable {
+        MemorySegment vendor = vendorStruct(OrtNodeComputeInfoStruct.SIZE, Map.of(
+                OrtNodeComputeInfoStruct.CreateState, stub("ok2", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG)),
+                OrtNodeComputeInfoStruct.Compute, stub("blockingCompute", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                        JAVA_LONG)),
+                OrtNodeComputeInfoStruct.ReleaseState, stub("void1", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG))));
+        Proxy compute = Proxy.create(ObjectKind.NODE_COMPUTE_INFO, vendor.address(), null, Settings.current.stubs(), 23);
+        computeEntered = new CountDownLatch(1);
+        computeMayReturn = new CountDownLatch(1);
+        Thread first = Thread.ofPlatform().start(() -> {
+            try {
+                callLong(compute, OrtNodeComputeInfoStruct.Compute, 0x5a7e, 0);
+            } catch (Throwable t) {
+                throw new AssertionError(t);
+            }
+        });
+        assertTrue(computeEntered.await(10, TimeUnit.SECONDS));
+        int before = VENDOR_CALLS.get();
+        callLong(compute, OrtNodeComputeInfoStruct.Compute, 0x5a7e, 0); // runs through while the first waits inside
+        computeMayReturn.countDown();
+        first.join();
+        assertEquals(Map.of(Violation.CONCURRENT_COMPUTE, 1L), Violations.counts(), Violations.recent().toString());
+        assertTrue(VENDOR_CALLS.get() > before, "the second Compute is forwarded all the same");
+        callLong(compute, OrtNodeComputeInfoStruct.Compute, 0x5a7e, 0);
+        assertEquals(1L, Violations.counts().get(Violation.CONCURRENT_COMPUTE), "one Compute after the other is fine");
     }
 
     /** The layer's cost per forwarded call: the same vendor function called directly and through its proxy. */
@@ -256,6 +286,23 @@ class ProxyChecksTest {
     }
 
     private static long ok2(long self, long a, long b) {
+        return 0L;
+    }
+
+    private static volatile CountDownLatch computeEntered = new CountDownLatch(0);
+    private static volatile CountDownLatch computeMayReturn = new CountDownLatch(0);
+
+    /** The first Compute waits inside the vendor until the test lets it go (after a second has run through). */
+    private static long blockingCompute(long self, long state, long context) {
+        VENDOR_CALLS.incrementAndGet();
+        if (computeEntered.getCount() > 0) {
+            computeEntered.countDown();
+            try {
+                computeMayReturn.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         return 0L;
     }
 
