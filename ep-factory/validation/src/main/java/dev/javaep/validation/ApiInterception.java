@@ -24,7 +24,8 @@ import java.util.Map;
  * The {@code OrtApiBase} the wrapped library gets instead of ORT's: its {@code GetApi(v)} answers a copy of ORT's
  * {@code OrtApi} whose {@code GetEpApi} answers a copy of {@code OrtEpApi} whose {@code CreateEpDevice} puts the
  * proxy factory in the EP device where the vendor passes its own (else ORT would call the vendor's factory
- * directly), and whose {@code SyncStream_GetImpl} answers the vendor's stream where ORT holds the proxy.
+ * directly), and whose {@code SyncStream_GetImpl} and {@code KernelInfo_GetEp} answer the vendor's stream and EP
+ * where ORT holds the proxies.
  */
 @SuppressWarnings("restricted") // the layer stands between two C libraries: raw pointers and native calls are its work
 final class ApiInterception {
@@ -46,6 +47,7 @@ final class ApiInterception {
     private final Map<Integer, MemorySegment> epApis = new HashMap<>();
     private MethodHandle createEpDevice;
     private MethodHandle syncStreamGetImpl;
+    private MethodHandle kernelInfoGetEp;
 
     ApiInterception(MemorySegment ortApiBase) {
         this.ortApiBase = ortApiBase.reinterpret(16);
@@ -121,7 +123,47 @@ final class ApiInterception {
         if (OrtEpApiSlot.SyncStream_GetImpl.index() < slots) {
             syncStreamGetImpl = intercept(copy, OrtEpApiSlot.SyncStream_GetImpl, "syncStreamGetImpl");
         }
+        if (KERNEL_INFO_GET_EP.index() < slots) {
+            kernelInfoGetEp = intercept(copy, KERNEL_INFO_GET_EP, "kernelInfoGetEp");
+        }
         return copy;
+    }
+
+    /**
+     * {@code OrtStatus* KernelInfo_GetEp(const OrtKernelInfo* info, const OrtEp** ep)} (OrtEpApi index 43, API 24), which
+     * javaep itself never calls, so its slot enum does not declare it.
+     */
+    private static final FunctionSlot KERNEL_INFO_GET_EP = new FunctionSlot.Declared() {
+        private final Declaration declaration = new Declaration(43, 24, FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+
+        @Override
+        public Declaration declaration() {
+            return declaration;
+        }
+
+        @Override
+        public String name() {
+            return "KernelInfo_GetEp";
+        }
+    };
+
+    /** {@code OrtEpApi::KernelInfo_GetEp}: ORT knows the proxy EP; the vendor's kernel gets its own. */
+    private MemorySegment kernelInfoGetEp(MemorySegment info, MemorySegment epOut) {
+        try {
+            MemorySegment status = (MemorySegment) kernelInfoGetEp.invokeExact(info, epOut);
+            if (status.equals(MemorySegment.NULL)) {
+                MemorySegment out = epOut.reinterpret(8);
+                Proxy proxy = Proxy.find(ObjectKind.EP, out.get(ADDRESS, 0).address());
+                if (proxy != null) {
+                    out.set(ADDRESS, 0, MemorySegment.ofAddress(proxy.vendor));
+                }
+            }
+            return status;
+        } catch (Throwable t) {
+            String message = "javaep validation: OrtEpApi::KernelInfo_GetEp failed in the layer: " + t;
+            EpLog.warning(message);
+            return OrtRuntime.current().api().createStatus(OrtErrorCode.FAIL, message);
+        }
     }
 
     /** Points {@code slot} of {@code table} at this class's method {@code name}; returns ORT's function as a handle. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.conformance.models.Models;
 import dev.javaep.harness.TestPaths;
+import dev.javaep.harness.kernels.JavaKernelRegistryTestExecutionProvider;
 import dev.javaep.harness.validation.BrokenDeviceFactory.Bug;
 import dev.javaep.host.OrtEnvironment;
 import dev.javaep.host.OrtHost;
@@ -37,6 +38,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ValidationLayerIT {
     private static final int BATCH = 4;
+    private static final float[] X = new float[60];
+    private static final float[] Y = new float[60];
+
+    static {
+        for (int i = 0; i < 60; i++) {
+            X[i] = 3 * i;
+            Y[i] = i;
+        }
+    }
 
     @TempDir
     static Path work;
@@ -67,6 +77,15 @@ class ValidationLayerIT {
             assertTrue(events.getOrDefault(callback, 0) > 0, callback + " is traced: " + events);
         }
         assertTrue(json.contains("\"ph\":\"X\"") && json.contains("\"dur\":") && json.contains("\"tid\":"), json.substring(0, 300));
+    }
+
+    @Test
+    void theKernelRegistryPathIsForwardedUnvalidated() {
+        float[] sum = runBehindTheLayer(JavaKernelRegistryTestExecutionProvider.NAME, Map.of(), "test_add");
+        for (int i = 0; i < 60; i++) {
+            assertEquals(X[i] + Y[i], sum[i], "sum[" + i + "] from the per-op kernel behind the layer");
+        }
+        assertEquals(Map.of(), Violations.counts(), () -> "violations: " + Violations.recent());
     }
 
     @Test
@@ -106,24 +125,25 @@ class ValidationLayerIT {
     }
 
     private static void runSubBehindTheLayer(String epName, Map<String, String> settings) {
+        runBehindTheLayer(epName, settings, "test_sub");
+    }
+
+    /** Runs ONNX's node test {@code test} ([3,4,5] float x and y) twice on {@code epName} behind the layer; the output. */
+    private static float[] runBehindTheLayer(String epName, Map<String, String> settings, String test) {
         Map<String, String> properties = new HashMap<>(settings);
         properties.put("javaep.factories", epName);
-        withRegistration("validation-" + epName, layer(properties), env -> {
-            float[] x = new float[60];
-            float[] y = new float[60];
-            for (int i = 0; i < 60; i++) {
-                x[i] = 3 * i;
-                y[i] = i;
-            }
+        return withRegistration("validation-" + epName, layer(properties), env -> {
             long[] shape = {3, 4, 5};
             try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
                     .appendExecutionProvider(List.of(env.epDevice(epName)), Map.of());
-                 Session session = env.createSession(TestPaths.nodeTest("test_sub").resolve("model.onnx"), options)) {
+                 Session session = env.createSession(TestPaths.nodeTest(test).resolve("model.onnx"), options)) {
+                float[] out = null;
                 for (int run = 0; run < 2; run++) {
-                    session.run(Map.of("x", TensorData.ofFloats(shape, x), "y", TensorData.ofFloats(shape, y)));
+                    out = session.run(Map.of("x", TensorData.ofFloats(shape, X), "y", TensorData.ofFloats(shape, Y)))
+                            .values().iterator().next().floats();
                 }
+                return out;
             }
-            return null;
         });
     }
 
