@@ -4,6 +4,7 @@ import dev.javaep.ort.CallbackSlot;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -84,7 +85,7 @@ final class Proxy {
             int id = nextId++;
             Proxy[] table = byId;
             if (id >= table.length) {
-                table = java.util.Arrays.copyOf(table, table.length * 2);
+                table = Arrays.copyOf(table, table.length * 2);
             }
             table[id] = proxy;
             struct.set(ValueLayout.JAVA_LONG, kind.size + 8, id);

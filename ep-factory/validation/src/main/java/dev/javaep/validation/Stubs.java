@@ -11,6 +11,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -41,7 +42,7 @@ final class Stubs {
     private final Map<ObjectKind, Map<CallbackSlot, MemorySegment>> stubs = new EnumMap<>(ObjectKind.class);
 
     synchronized MemorySegment stub(ObjectKind kind, CallbackSlot slot) {
-        return stubs.computeIfAbsent(kind, _ -> new java.util.HashMap<>()).computeIfAbsent(slot, s -> make(kind, s));
+        return stubs.computeIfAbsent(kind, _ -> new HashMap<>()).computeIfAbsent(slot, s -> make(kind, s));
     }
 
     private static MemorySegment make(ObjectKind kind, CallbackSlot slot) {

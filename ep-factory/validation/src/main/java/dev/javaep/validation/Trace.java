@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -39,7 +40,7 @@ final class Trace {
                 out.write(first ? "\n" : ",\n");
                 first = false;
                 // ts and dur are microseconds in the trace-event format; fractions keep the nanoseconds.
-                out.write(String.format(java.util.Locale.ROOT,
+                out.write(String.format(Locale.ROOT,
                         "{\"name\":\"%s\",\"cat\":\"javaep.validation\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%d}",
                         e.name(), (e.startNanos() - originNanos) / 1000.0, e.nanos() / 1000.0, ProcessHandle.current().pid(),
                         e.thread()));

@@ -11,6 +11,7 @@ import dev.javaep.ort.OrtEpApi;
 import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.ort.OrtException;
 import dev.javaep.spi.EpLog;
+import dev.javaep.spi.EpLogger;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -133,7 +134,7 @@ public final class ValidationLayer implements EpLibraryLayer {
             settings.trace().write();
         }
         long total = Violations.total();
-        EpLog.log(total == 0 ? dev.javaep.spi.EpLogger.Level.INFO : dev.javaep.spi.EpLogger.Level.WARNING,
+        EpLog.log(total == 0 ? EpLogger.Level.INFO : EpLogger.Level.WARNING,
                 "javaep validation: " + total + " violation(s) so far" + (total == 0 ? "" : ": " + Violations.counts()));
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.javaep.bridge.UpcallGuard;
 import dev.javaep.ort.CallbackSlot;
 import dev.javaep.ort.OrtAllocatorStruct;
 import dev.javaep.ort.OrtApi;
@@ -247,7 +248,7 @@ class ProxyChecksTest {
 
     /** Calls the proxy's {@code slot} as ORT would, every argument a long (all slots used here take pointers or sizes). */
     private static long callLong(Proxy proxy, CallbackSlot slot, long... arguments) throws Throwable {
-        FunctionDescriptor descriptor = dev.javaep.bridge.UpcallGuard.addressesAsLongs(slot.descriptor());
+        FunctionDescriptor descriptor = UpcallGuard.addressesAsLongs(slot.descriptor());
         MethodHandle call = LINKER.downcallHandle(MemorySegment.ofAddress(slot(proxy, slot)), descriptor);
         Object[] all = new Object[arguments.length + 1];
         all[0] = proxy.address;

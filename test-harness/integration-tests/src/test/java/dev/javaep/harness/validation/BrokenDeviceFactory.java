@@ -17,6 +17,7 @@ import dev.javaep.spi.NodeSupport;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -63,7 +64,7 @@ public abstract sealed class BrokenDeviceFactory implements ExecutionProviderFac
 
     /** The EP name of a bug: JavaBrokenMisalignedExecutionProvider, ... */
     static String name(Bug bug) {
-        String word = bug.name().charAt(0) + bug.name().substring(1).toLowerCase(java.util.Locale.ROOT);
+        String word = bug.name().charAt(0) + bug.name().substring(1).toLowerCase(Locale.ROOT);
         return "JavaBroken" + word + "ExecutionProvider";
     }
 

@@ -17,6 +17,7 @@ import dev.javaep.host.TensorData;
 import dev.javaep.validation.Violation;
 import dev.javaep.validation.Violations;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -177,7 +178,7 @@ class ValidationLayerIT {
                 Files.copy(TestPaths.loaderLibrary(), copy, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         return copy;
     }
