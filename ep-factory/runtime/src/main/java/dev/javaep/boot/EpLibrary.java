@@ -8,10 +8,16 @@ import dev.javaep.ort.OrtEpApi;
 import dev.javaep.spi.EpLog;
 import dev.javaep.spi.ExecutionProviderFactory;
 import dev.javaep.spi.FactoryContext;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
@@ -21,6 +27,19 @@ final class EpLibrary {
 
     static void createEpFactories(String registrationName, MemorySegment apiBase, MemorySegment defaultLogger,
                                   MemorySegment factoriesOut, long maxFactories, MemorySegment numFactoriesOut) {
+        Path wrapped = INSIDE_LAYER.get() ? null : validatedLibrary();
+        if (wrapped != null) {
+            // The wrapped library may be (a copy of) libjavaep: while the layer calls its CreateEpFactories on this
+            // thread, that nested call offers javaep's Java EPs instead of wrapping again.
+            INSIDE_LAYER.set(true);
+            try {
+                layer().createEpFactories(wrapped, registrationName, apiBase, defaultLogger, factoriesOut, maxFactories,
+                        numFactoriesOut);
+            } finally {
+                INSIDE_LAYER.set(false);
+            }
+            return;
+        }
         OrtApiBase base = new OrtApiBase(apiBase);
         OrtApi api = base.negotiate();
         OrtRuntime runtime = OrtRuntime.install(new OrtRuntime(api, new OrtEpApi(api), base.versionString(), defaultLogger));
@@ -51,8 +70,56 @@ final class EpLibrary {
         count.set(ValueLayout.JAVA_LONG, 0, created.size());
     }
 
-    static void releaseEpFactory(MemorySegment factory) {
+    /** Releases {@code factory}; returns the wrapped library's status when it is a layer's proxy (0 = success). */
+    static long releaseEpFactory(MemorySegment factory) {
+        EpLibraryLayer layer = loadedLayer;
+        if (layer != null && layer.owns(factory)) {
+            return layer.releaseEpFactory(factory);
+        }
         EpFactoryBridge.release(factory);
+        return 0L;
+    }
+
+    /** The plugin EP library the validation layer wraps: {@value #VALIDATE_PROPERTY}, {@value #VALIDATE_ENV}, or javaep.properties. */
+    static final String VALIDATE_PROPERTY = "javaep.validate.library";
+    static final String VALIDATE_ENV = "JAVAEP_VALIDATE";
+    private static final String VALIDATE_KEY = "validate.library";
+    private static final ThreadLocal<Boolean> INSIDE_LAYER = ThreadLocal.withInitial(() -> false);
+    private static volatile EpLibraryLayer loadedLayer;
+
+    /** The library to validate, or null when none is configured (the usual case: javaep offers its own EPs). */
+    static Path validatedLibrary() {
+        String named = System.getProperty(VALIDATE_PROPERTY, System.getenv(VALIDATE_ENV));
+        if (named != null && !named.isBlank()) {
+            return Path.of(named.strip());
+        }
+        // The loader passes its folder as javaep.home only when it boots the JVM; a joined JVM uses the property.
+        String home = System.getProperty("javaep.home");
+        if (home == null) {
+            return null;
+        }
+        Path file = Path.of(home, "javaep.properties");
+        if (!Files.isRegularFile(file)) {
+            return null;
+        }
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file)) {
+            properties.load(reader);
+        } catch (IOException e) {
+            throw new UncheckedIOException("javaep: cannot read " + file, e);
+        }
+        String value = properties.getProperty(VALIDATE_KEY);
+        return value == null || value.isBlank() ? null : Path.of(home).resolve(value.strip());
+    }
+
+    private static synchronized EpLibraryLayer layer() {
+        if (loadedLayer == null) {
+            loadedLayer = ServiceLoader.load(EpLibraryLayer.class, EpLibrary.class.getClassLoader()).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("javaep: " + VALIDATE_ENV + "/" + VALIDATE_PROPERTY
+                            + " asks for the validation layer, but javaep-validation is not on javaep's class path ("
+                            + System.getProperty("java.class.path") + ")"));
+        }
+        return loadedLayer;
     }
 
     /** The system property (or, when unset, environment variable) that picks which factories a registration offers. */

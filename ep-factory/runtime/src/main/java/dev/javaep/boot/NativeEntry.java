@@ -33,8 +33,7 @@ public final class NativeEntry {
     /** {@code OrtStatus* ReleaseEpFactory(OrtEpFactory*)}. */
     public static long releaseEpFactory(long factory) {
         try {
-            EpLibrary.releaseEpFactory(MemorySegment.ofAddress(factory));
-            return 0L;
+            return EpLibrary.releaseEpFactory(MemorySegment.ofAddress(factory));
         } catch (Throwable t) {
             return failure(0L, "ReleaseEpFactory", t);
         }

@@ -50,7 +50,7 @@ public final class UpcallGuard {
     }
 
     /** {@code descriptor} with every pointer a {@code JAVA_LONG} (the same C signature on 64-bit platforms). */
-    static FunctionDescriptor addressesAsLongs(FunctionDescriptor descriptor) {
+    public static FunctionDescriptor addressesAsLongs(FunctionDescriptor descriptor) {
         MemoryLayout[] arguments = descriptor.argumentLayouts().stream().map(UpcallGuard::asLong).toArray(MemoryLayout[]::new);
         return descriptor.returnLayout().map(r -> FunctionDescriptor.of(asLong(r), arguments))
                 .orElseGet(() -> FunctionDescriptor.ofVoid(arguments));

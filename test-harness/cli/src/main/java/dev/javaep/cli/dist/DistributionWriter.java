@@ -13,11 +13,12 @@ import java.util.List;
  */
 public final class DistributionWriter {
     /**
-     * The jars the EP's JVM needs (the loader's class path): the SPI, the runtime the loader enters, and the EPs. The
+     * The jars the EP's JVM needs (the loader's class path): the SPI, the runtime the loader enters, the EPs and the
+     * validation layer (docs/validation-layer.md; idle unless validate.library or JAVAEP_VALIDATE names a library). The
      * CLI uses all of lib/ (these, the host binding, the conformance kit, the ONNX codec, ORT's jar for its library).
      */
     static final List<String> EP_CLASS_PATH = List.of("lib/javaep-spi.jar", "lib/javaep-runtime.jar", "lib/javaep-cpu.jar",
-            "lib/javaep-cuda.jar");
+            "lib/javaep-cuda.jar", "lib/javaep-validation.jar");
 
     private DistributionWriter() {}
 
@@ -37,6 +38,9 @@ public final class DistributionWriter {
                 # it (JavaCpu's vector loops; the JVM then prints one incubator-module warning at start) and never fails
                 # where it does not (JavaCpu runs its scalar loops): naming the module would stop such a JVM booting.
                 jvm.options=--add-modules=ALL-SYSTEM
+                # The validation layer (docs/validation-layer.md): a plugin EP library to wrap and check instead of
+                # offering javaep's own EPs (relative to this folder, or absolute; JAVAEP_VALIDATE overrides it):
+                #validate.library=/path/to/libvendor_ep.so
                 """.formatted(javaHome.replace("\\", "\\\\"), java.io.File.pathSeparator,
                 String.join(java.io.File.pathSeparator, EP_CLASS_PATH));
         Files.writeString(dist.resolve("javaep.properties"), properties);

@@ -1,0 +1,49 @@
+package dev.javaep.validation;
+
+import dev.javaep.ort.CallbackSlot;
+import dev.javaep.ort.OrtAllocatorStruct;
+import dev.javaep.ort.OrtDataTransferImplStruct;
+import dev.javaep.ort.OrtEpFactoryStruct;
+import dev.javaep.ort.OrtEpStruct;
+import dev.javaep.ort.OrtNodeComputeInfoStruct;
+import dev.javaep.ort.OrtSyncNotificationImplStruct;
+import dev.javaep.ort.OrtSyncStreamImplStruct;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The kinds of EP-owned object the layer proxies: the struct (its slots, its size) and which of its slots ORT calls
+ * without a NULL check at the version the vendor declares (a NULL there is a crash waiting in ORT).
+ */
+enum ObjectKind {
+    FACTORY(OrtEpFactoryStruct.class, OrtEpFactoryStruct.SIZE, Set.of(OrtEpFactoryStruct.GetName,
+            OrtEpFactoryStruct.GetVendor, OrtEpFactoryStruct.GetSupportedDevices, OrtEpFactoryStruct.CreateEp,
+            OrtEpFactoryStruct.ReleaseEp, OrtEpFactoryStruct.GetVendorId, OrtEpFactoryStruct.GetVersion)),
+    EP(OrtEpStruct.class, OrtEpStruct.SIZE, Set.of(OrtEpStruct.GetName, OrtEpStruct.GetCapability)),
+    NODE_COMPUTE_INFO(OrtNodeComputeInfoStruct.class, OrtNodeComputeInfoStruct.SIZE, Set.of(
+            OrtNodeComputeInfoStruct.CreateState, OrtNodeComputeInfoStruct.Compute, OrtNodeComputeInfoStruct.ReleaseState)),
+    ALLOCATOR(OrtAllocatorStruct.class, OrtAllocatorStruct.SIZE, Set.of(OrtAllocatorStruct.Alloc, OrtAllocatorStruct.Free,
+            OrtAllocatorStruct.Info)),
+    DATA_TRANSFER(OrtDataTransferImplStruct.class, OrtDataTransferImplStruct.SIZE,
+            Set.of(OrtDataTransferImplStruct.values())),
+    SYNC_STREAM(OrtSyncStreamImplStruct.class, OrtSyncStreamImplStruct.SIZE, Set.of(OrtSyncStreamImplStruct.values())),
+    SYNC_NOTIFICATION(OrtSyncNotificationImplStruct.class, OrtSyncNotificationImplStruct.SIZE,
+            Set.of(OrtSyncNotificationImplStruct.values()));
+
+    final List<CallbackSlot> slots;
+    final long size;
+    final Set<? extends CallbackSlot> required;
+    /** The C struct's name, as callbacks are named in reports ({@code OrtEp::Compile}). */
+    final String structName;
+
+    ObjectKind(Class<? extends Enum<? extends CallbackSlot>> slotClass, long size, Set<? extends CallbackSlot> required) {
+        this.slots = List.of((CallbackSlot[]) slotClass.getEnumConstants());
+        this.size = size;
+        this.required = required;
+        this.structName = slotClass.getSimpleName().replace("Struct", "");
+    }
+
+    String callbackName(CallbackSlot slot) {
+        return structName + "::" + slot.name();
+    }
+}

@@ -1,0 +1,144 @@
+package dev.javaep.validation;
+
+import dev.javaep.ort.CallbackSlot;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One proxied EP-owned object: the struct ORT holds (ours) in front of the vendor's. The proxy struct is never freed,
+ * so that a call on a released proxy is recognised rather than landing in reused memory (a few hundred bytes per
+ * object). Behind the struct's last slot sit a magic word and this proxy's id: {@link #at} finds the proxy of a
+ * {@code this_ptr} with one read and no hashing.
+ */
+final class Proxy {
+    private static final long MAGIC = 0x6a61766165705641L; // "javaepVA"
+    private static final long TRAILER = 16;
+    /** All of memory, to read what ORT passes as {@code this} without making a segment per call. */
+    @SuppressWarnings("restricted")
+    static final MemorySegment MEMORY = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    private static final Object LOCK = new Object();
+    private static volatile Proxy[] byId = new Proxy[64];
+    private static int nextId;
+    /** Proxy address → proxy, for arguments (not {@code this}) that name an object: rare calls, checked before reading. */
+    private static final Map<Long, Proxy> BY_ADDRESS = new ConcurrentHashMap<>();
+    /** Vendor factory address → its proxy, for the CreateEpDevice swap. */
+    private static final Map<Long, Proxy> FACTORY_BY_VENDOR = new ConcurrentHashMap<>();
+
+    final ObjectKind kind;
+    final long vendor;
+    final long address;
+    /** The vendor's function pointers by slot ordinal, read when the proxy was made. */
+    final long[] functions;
+    final int version;
+    final Proxy parent;
+    /** The objects made through this one and not yet released (leak check at its release). */
+    final Set<Proxy> children = ConcurrentHashMap.newKeySet();
+    /** ALLOCATOR: live allocations (address → bytes); NODE_COMPUTE_INFO: further compute states in Compute (state → thread). */
+    final Map<Long, Long> live = new ConcurrentHashMap<>();
+    /** NODE_COMPUTE_INFO: the compute state in Compute when only one is (the usual case: no map entry per call), or 0. */
+    final AtomicLong computing = new AtomicLong();
+    volatile boolean released;
+
+    private Proxy(ObjectKind kind, long vendor, long address, long[] functions, int version, Proxy parent) {
+        this.kind = kind;
+        this.vendor = vendor;
+        this.address = address;
+        this.functions = functions;
+        this.version = version;
+        this.parent = parent;
+    }
+
+    /**
+     * A proxy of the vendor's object at {@code vendor}: its version is the vendor's (capped at what javaep knows), its
+     * slots the layer's stubs where the vendor's are non-NULL and NULL elsewhere; required slots the vendor left NULL
+     * are reported.
+     */
+    static Proxy create(ObjectKind kind, long vendor, Proxy parent, Stubs stubs, int knownVersion) {
+        int vendorVersion = MEMORY.get(ValueLayout.JAVA_INT, vendor);
+        int version = Math.min(vendorVersion, knownVersion);
+        MemorySegment struct = Arena.global().allocate(kind.size + TRAILER, 8);
+        struct.set(ValueLayout.JAVA_INT, 0, version);
+        long[] functions = new long[kind.slots.size()];
+        for (CallbackSlot slot : kind.slots) {
+            if (slot.since() > version) {
+                continue;
+            }
+            long function = MEMORY.get(ValueLayout.JAVA_LONG, vendor + slot.byteOffset());
+            functions[((Enum<?>) slot).ordinal()] = function;
+            if (function != 0) {
+                struct.set(ValueLayout.ADDRESS, slot.byteOffset(), stubs.stub(kind, slot));
+            } else if (kind.required.contains(slot)) {
+                Violations.report(Violation.REQUIRED_SLOT_NULL, kind.callbackName(slot), "the vendor's " + kind.structName
+                        + " at 0x" + Long.toHexString(vendor) + " declares version " + vendorVersion
+                        + " but leaves this slot NULL; ORT calls it without a check");
+            }
+        }
+        Proxy proxy = new Proxy(kind, vendor, struct.address(), functions, version, parent);
+        struct.set(ValueLayout.JAVA_LONG, kind.size, MAGIC);
+        synchronized (LOCK) {
+            int id = nextId++;
+            Proxy[] table = byId;
+            if (id >= table.length) {
+                table = Arrays.copyOf(table, table.length * 2);
+            }
+            table[id] = proxy;
+            struct.set(ValueLayout.JAVA_LONG, kind.size + 8, id);
+            byId = table;
+        }
+        BY_ADDRESS.put(proxy.address, proxy);
+        if (kind == ObjectKind.FACTORY) {
+            FACTORY_BY_VENDOR.put(vendor, proxy);
+        }
+        if (parent != null) {
+            parent.children.add(proxy);
+        }
+        return proxy;
+    }
+
+    /** The proxy whose struct is at {@code self} (the {@code this} ORT passed to a stub of {@code kind}), or null. */
+    static Proxy at(ObjectKind kind, long self) {
+        if (self == 0 || MEMORY.get(ValueLayout.JAVA_LONG, self + kind.size) != MAGIC) {
+            return null;
+        }
+        long id = MEMORY.get(ValueLayout.JAVA_LONG, self + kind.size + 8);
+        Proxy[] table = byId;
+        return id >= 0 && id < table.length ? table[(int) id] : null;
+    }
+
+    /** The proxy at address {@code proxy} when it is one of {@code kind}, or null (a pointer the layer never made). */
+    static Proxy find(ObjectKind kind, long proxy) {
+        Proxy found = BY_ADDRESS.get(proxy);
+        return found != null && found.kind == kind ? found : null;
+    }
+
+    /** The proxy ORT knows for the vendor's factory at {@code vendor}, or null. */
+    static Proxy factoryOf(long vendor) {
+        return FACTORY_BY_VENDOR.get(vendor);
+    }
+
+    long function(int ordinal) {
+        return functions[ordinal];
+    }
+
+    /** Marks this released; the objects made through it that are still live are returned (leaks, when any). */
+    Set<Proxy> release() {
+        released = true;
+        if (parent != null) {
+            parent.children.remove(this);
+        }
+        if (kind == ObjectKind.FACTORY) {
+            FACTORY_BY_VENDOR.remove(vendor, this);
+        }
+        return Set.copyOf(children);
+    }
+
+    String describe() {
+        return kind.structName + " 0x" + Long.toHexString(address) + " (vendor's 0x" + Long.toHexString(vendor) + ")";
+    }
+}

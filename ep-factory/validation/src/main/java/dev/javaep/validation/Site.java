@@ -1,0 +1,214 @@
+package dev.javaep.validation;
+
+import static dev.javaep.validation.Proxy.MEMORY;
+
+import dev.javaep.ort.CallbackSlot;
+import dev.javaep.ort.OrtErrorCode;
+import dev.javaep.ort.OrtException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.Set;
+
+/**
+ * One slot of one kind of proxy, bound into its stub: the vendor's downcall and the checks around it
+ * ({@link SlotRule}). A record, so the JIT trusts its fields as constants in the stub it is bound into.
+ */
+record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, SlotRule rule, boolean returnsStatus,
+            MethodHandle downcall) {
+    /** ORT's {@code kAllocAlignment}: what ORT assumes of every allocation (docs/conformance.md, allocators.alignment). */
+    static final long ALLOC_ALIGNMENT = 64;
+    /** Written into a required out-parameter before the call: still there after a success means the vendor never set it. */
+    private static final long UNSET = 0x0BADC0DE0BADC0DEL;
+
+    /** The proxy {@code self} names; a released or unknown one is refused (thrown: the guard answers ORT). */
+    Proxy enter(long self, long a1) {
+        Proxy p = Proxy.at(kind, self);
+        if (p == null) {
+            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " called on 0x"
+                    + Long.toHexString(self) + ", which is no " + kind.structName + " this library made");
+        }
+        if (p.released) {
+            Violations.report(Violation.USE_AFTER_RELEASE, callback, p.describe() + " was released; the call is not forwarded");
+            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " called on "
+                    + p.describe() + " after its release; not forwarded");
+        }
+        if (rule.action() == SlotRule.Action.COMPUTE) {
+            enterCompute(p, a1);
+        }
+        return p;
+    }
+
+    /** Notes that {@code state} is in Compute; reports it when it already was (on another thread: ORT shares a state). */
+    private void enterCompute(Proxy p, long state) {
+        if (p.computing.compareAndSet(0, state)) {
+            return;
+        }
+        boolean again = p.computing.get() == state || p.live.putIfAbsent(state, Thread.currentThread().threadId()) != null;
+        if (again) {
+            Violations.report(Violation.CONCURRENT_COMPUTE, callback, "compute state 0x" + Long.toHexString(state) + " of "
+                    + p.describe() + " is already in Compute on another thread; forwarded anyway");
+        }
+    }
+
+    private static void exitCompute(Proxy p, long state) {
+        if (!p.computing.compareAndSet(state, 0)) {
+            p.live.remove(state);
+        }
+    }
+
+    /** Prepares the call's arguments: marks required out-parameters, translates proxies back; returns argument 1 as forwarded. */
+    long before(Proxy p, long a1, long a2, long a3, long a4, long a5, long a6) {
+        return switch (rule.action()) {
+            case CREATE -> {
+                if (rule.required()) {
+                    MEMORY.set(ValueLayout.JAVA_LONG, argument(rule.argument(), a1, a2, a3, a4, a5, a6), UNSET);
+                }
+                yield a1;
+            }
+            case COMPILE -> {
+                for (long i = 0; i < a3; i++) {
+                    MEMORY.set(ValueLayout.JAVA_LONG, a4 + i * 8, UNSET);
+                }
+                yield a1;
+            }
+            case RELEASE_CHILD -> releasable(rule.creates(), a1).vendor;
+            case RELEASE_COMPUTE_INFOS -> {
+                MemorySegment vendors = Arena.ofAuto().allocate(Math.max(1, a2) * 8, 8);
+                for (long i = 0; i < a2; i++) {
+                    vendors.setAtIndex(ValueLayout.JAVA_LONG, i,
+                            releasable(ObjectKind.NODE_COMPUTE_INFO, MEMORY.get(ValueLayout.JAVA_LONG, a1 + i * 8)).vendor);
+                }
+                yield vendors.address();
+            }
+            default -> a1;
+        };
+    }
+
+    /** After the vendor's call: trace, time, status, the slot's checks; returns its result (or, strict, a status). */
+    long exit(Proxy p, long start, long r, long a1, long a2, long a3, long a4, long a5, long a6) {
+        long nanos = System.nanoTime() - start;
+        if (rule.action() == SlotRule.Action.COMPUTE) {
+            exitCompute(p, a1);
+        }
+        Settings settings = Settings.current;
+        if (settings.trace() != null) {
+            settings.trace().record(callback, start, nanos);
+        }
+        String slow = nanos <= settings.slowNanos() ? null : report(Violation.SLOW_CALL, "took " + nanos / 1_000_000
+                + " ms on " + p.describe() + " (threshold " + settings.slowNanos() / 1_000_000 + " ms)");
+        boolean succeeded = !returnsStatus || r == 0;
+        if (!succeeded) {
+            settings.statuses().log(callback, r);
+        }
+        String violation = succeeded ? check(p, r, a1, a2, a3, a4, a5, a6) : null;
+        violation = violation != null ? violation : slow;
+        if (violation != null && settings.strict() && returnsStatus) {
+            throw new OrtException(OrtErrorCode.FAIL, "javaep validation (strict): " + callback + ": " + violation);
+        }
+        return r;
+    }
+
+    /** The slot's own checks after a success; what was wrong (already reported), or null. */
+    private String check(Proxy p, long r, long a1, long a2, long a3, long a4, long a5, long a6) {
+        return switch (rule.action()) {
+            case PLAIN -> null;
+            case NON_NULL_RESULT -> r != 0 ? null : report(Violation.NULL_RESULT, "returned NULL on " + p.describe());
+            case SUPPORTED_DEVICES -> {
+                long count = MEMORY.get(ValueLayout.JAVA_LONG, a5);
+                yield count >= 0 && count <= a4 ? null
+                        : report(Violation.COUNT_OUT_OF_RANGE, "set *num_ep_devices to " + count + " with room for " + a4);
+            }
+            case CREATE -> wrapOut(p, argument(rule.argument(), a1, a2, a3, a4, a5, a6));
+            case COMPILE -> {
+                String wrong = null;
+                for (long i = 0; i < a3; i++) {
+                    String w = wrapOut(p, a4 + i * 8);
+                    wrong = wrong == null ? w : wrong;
+                }
+                yield wrong;
+            }
+            case RELEASE_CHILD -> released(Proxy.find(rule.creates(), a1));
+            case RELEASE_COMPUTE_INFOS -> {
+                for (long i = 0; i < a2; i++) {
+                    released(Proxy.find(ObjectKind.NODE_COMPUTE_INFO, MEMORY.get(ValueLayout.JAVA_LONG, a1 + i * 8)));
+                }
+                yield null;
+            }
+            case RELEASE_SELF -> released(p);
+            case ALLOC -> {
+                if (r == 0) {
+                    yield null; // out of memory is an answer, not a violation
+                }
+                String wrong = null;
+                if ((r & (ALLOC_ALIGNMENT - 1)) != 0) {
+                    wrong = report(Violation.MISALIGNED_ALLOCATION, "returned 0x" + Long.toHexString(r) + " for " + a1
+                            + " bytes on " + p.describe() + ": not aligned to ORT's kAllocAlignment (" + ALLOC_ALIGNMENT + ")");
+                }
+                p.live.put(r, a1);
+                yield wrong;
+            }
+            case FREE -> a1 == 0 || p.live.remove(a1) != null ? null
+                    : report(Violation.FREE_OF_UNKNOWN_POINTER, "0x" + Long.toHexString(a1) + " is no live allocation of "
+                            + p.describe() + " (never returned by its Alloc, or freed already)");
+            case COMPUTE -> null;
+        };
+    }
+
+    /** The proxy named by a release's argument, refused (thrown) when unknown or released already. */
+    private Proxy releasable(ObjectKind kind, long address) {
+        Proxy child = Proxy.find(kind, address);
+        if (child == null) {
+            report(Violation.RELEASE_OF_UNKNOWN, "0x" + Long.toHexString(address) + " is no " + kind.structName
+                    + " this library made; not forwarded");
+            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " of an unknown "
+                    + kind.structName + " 0x" + Long.toHexString(address));
+        }
+        if (child.released) {
+            report(Violation.DOUBLE_RELEASE, child.describe() + " was released already; not forwarded");
+            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " of "
+                    + child.describe() + ", released already");
+        }
+        return child;
+    }
+
+    private String released(Proxy released) {
+        Set<Proxy> leaked = released.release();
+        return leaked.isEmpty() ? null : report(Violation.LEAK, leaked.size() + " object(s) made through "
+                + released.describe() + " still live at its release: " + leaked.stream().map(Proxy::describe).toList());
+    }
+
+    /** Wraps the vendor's object the out-parameter at {@code out} received in a proxy, which ORT gets instead. */
+    private String wrapOut(Proxy p, long out) {
+        long vendor = MEMORY.get(ValueLayout.JAVA_LONG, out);
+        if (vendor == UNSET || (vendor == 0 && rule.required())) {
+            MEMORY.set(ValueLayout.JAVA_LONG, out, 0L);
+            return report(Violation.OUT_PARAMETER_UNSET, "succeeded but left its " + rule.creates().structName + "** "
+                    + (vendor == 0 ? "NULL" : "unset") + " (on " + p.describe() + ")");
+        }
+        if (vendor != 0) {
+            Settings settings = Settings.current;
+            MEMORY.set(ValueLayout.JAVA_LONG, out, Proxy.create(rule.creates(), vendor, p, settings.stubs(),
+                    settings.knownVersion()).address);
+        }
+        return null;
+    }
+
+    private String report(Violation kind, String detail) {
+        Violations.report(kind, callback, detail);
+        return detail;
+    }
+
+    private static long argument(int index, long a1, long a2, long a3, long a4, long a5, long a6) {
+        return switch (index) {
+            case 1 -> a1;
+            case 2 -> a2;
+            case 3 -> a3;
+            case 4 -> a4;
+            case 5 -> a5;
+            case 6 -> a6;
+            default -> throw new IllegalArgumentException("no argument " + index);
+        };
+    }
+}

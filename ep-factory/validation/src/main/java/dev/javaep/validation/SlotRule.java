@@ -1,0 +1,56 @@
+package dev.javaep.validation;
+
+import dev.javaep.ort.CallbackSlot;
+import dev.javaep.ort.OrtAllocatorStruct;
+import dev.javaep.ort.OrtDataTransferImplStruct;
+import dev.javaep.ort.OrtEpFactoryStruct;
+import dev.javaep.ort.OrtEpStruct;
+import dev.javaep.ort.OrtNodeComputeInfoStruct;
+import dev.javaep.ort.OrtSyncNotificationImplStruct;
+import dev.javaep.ort.OrtSyncStreamImplStruct;
+
+/**
+ * What the layer does around one slot besides timing it and reading a failed status: which argument is an
+ * out-parameter it wraps in a proxy, which names an object it translates back to the vendor's, which result it checks.
+ *
+ * @param creates  the kind of object the out-parameter at {@code argument} receives, or null
+ * @param argument the (1-based, after {@code this}) argument the rule reads; 0 for none
+ * @param required whether the out-parameter must be set on success (otherwise NULL means "none")
+ */
+record SlotRule(Action action, ObjectKind creates, int argument, boolean required) {
+    enum Action { PLAIN, NON_NULL_RESULT, SUPPORTED_DEVICES, CREATE, COMPILE, RELEASE_CHILD, RELEASE_COMPUTE_INFOS,
+        RELEASE_SELF, ALLOC, FREE, COMPUTE }
+
+    static final SlotRule PLAIN = new SlotRule(Action.PLAIN, null, 0, false);
+
+    static SlotRule of(CallbackSlot slot) {
+        return switch (slot) {
+            case OrtEpFactoryStruct.GetName, OrtEpFactoryStruct.GetVendor, OrtEpFactoryStruct.GetVersion,
+                 OrtEpStruct.GetName, OrtAllocatorStruct.Info -> simple(Action.NON_NULL_RESULT, 0);
+            case OrtEpFactoryStruct.GetSupportedDevices -> simple(Action.SUPPORTED_DEVICES, 5);
+            case OrtEpFactoryStruct.CreateEp -> new SlotRule(Action.CREATE, ObjectKind.EP, 6, true);
+            case OrtEpFactoryStruct.ReleaseEp -> new SlotRule(Action.RELEASE_CHILD, ObjectKind.EP, 1, false);
+            case OrtEpFactoryStruct.CreateAllocator -> new SlotRule(Action.CREATE, ObjectKind.ALLOCATOR, 3, true);
+            case OrtEpStruct.CreateAllocator -> new SlotRule(Action.CREATE, ObjectKind.ALLOCATOR, 2, false);
+            case OrtEpFactoryStruct.ReleaseAllocator -> new SlotRule(Action.RELEASE_CHILD, ObjectKind.ALLOCATOR, 1, false);
+            case OrtEpFactoryStruct.CreateDataTransfer -> new SlotRule(Action.CREATE, ObjectKind.DATA_TRANSFER, 1, false);
+            case OrtEpFactoryStruct.CreateSyncStreamForDevice -> new SlotRule(Action.CREATE, ObjectKind.SYNC_STREAM, 3, false);
+            case OrtEpStruct.CreateSyncStreamForDevice -> new SlotRule(Action.CREATE, ObjectKind.SYNC_STREAM, 2, false);
+            case OrtSyncStreamImplStruct.CreateNotification ->
+                    new SlotRule(Action.CREATE, ObjectKind.SYNC_NOTIFICATION, 1, true);
+            case OrtEpStruct.Compile -> new SlotRule(Action.COMPILE, ObjectKind.NODE_COMPUTE_INFO, 4, true);
+            case OrtEpStruct.ReleaseNodeComputeInfos -> simple(Action.RELEASE_COMPUTE_INFOS, 1);
+            case OrtDataTransferImplStruct.Release, OrtSyncStreamImplStruct.Release, OrtSyncNotificationImplStruct.Release ->
+                    simple(Action.RELEASE_SELF, 0);
+            case OrtAllocatorStruct.Alloc, OrtAllocatorStruct.Reserve, OrtAllocatorStruct.AllocOnStream ->
+                    simple(Action.ALLOC, 1);
+            case OrtAllocatorStruct.Free -> simple(Action.FREE, 1);
+            case OrtNodeComputeInfoStruct.Compute -> simple(Action.COMPUTE, 1);
+            default -> PLAIN;
+        };
+    }
+
+    private static SlotRule simple(Action action, int argument) {
+        return new SlotRule(action, null, argument, false);
+    }
+}

@@ -1,0 +1,29 @@
+package dev.javaep.validation;
+
+/** What a plugin EP library can get wrong that the layer sees, one counter each. */
+public enum Violation {
+    /** A slot ORT calls unchecked at the version the vendor declares is NULL. */
+    REQUIRED_SLOT_NULL,
+    /** A call succeeded but left an out-parameter it must fill NULL or untouched. */
+    OUT_PARAMETER_UNSET,
+    /** A call returned NULL where the contract wants a value (a name, a memory info). */
+    NULL_RESULT,
+    /** A release of an object the layer never saw (not made by this library, or not an object of that kind). */
+    RELEASE_OF_UNKNOWN,
+    /** An object released twice. */
+    DOUBLE_RELEASE,
+    /** A call on an object already released (not forwarded). */
+    USE_AFTER_RELEASE,
+    /** Objects made through a factory or EP still live when it is released. */
+    LEAK,
+    /** An allocation not aligned to ORT's {@code kAllocAlignment} (64 bytes). */
+    MISALIGNED_ALLOCATION,
+    /** A Free of a pointer the allocator never returned (or freed twice). */
+    FREE_OF_UNKNOWN_POINTER,
+    /** A count out of range (more EP devices than ORT has room for). */
+    COUNT_OUT_OF_RANGE,
+    /** A call slower than the threshold ({@code javaep.validate.slow.ms}). */
+    SLOW_CALL,
+    /** Compute entered on one compute state by two threads at once (forwarded anyway). */
+    CONCURRENT_COMPUTE
+}
