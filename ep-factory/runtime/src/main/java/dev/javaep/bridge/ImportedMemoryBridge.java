@@ -8,11 +8,9 @@ import dev.javaep.ort.OrtExternalMemoryHandleStruct;
 import dev.javaep.spi.DeviceAllocator;
 import dev.javaep.spi.ExternalMemoryDescriptor;
 import dev.javaep.spi.ImportedMemory;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
-import java.util.EnumSet;
 import java.util.Optional;
 
 /**
@@ -21,24 +19,21 @@ import java.util.Optional;
  * ({@code CreateTensorWithDataAndDeleterAsOrtValue}) that holds a reference, so the app may release
  * the handle while tensors are still bound: the memory is unmapped when the last of them goes.
  */
-final class ImportedMemoryBridge {
-    private static final HandleRegistry<ImportedMemoryBridge> REGISTRY = new HandleRegistry<>("OrtExternalMemoryHandle");
-    private static final CallbackStruct<OrtExternalMemoryHandleStruct> STRUCT =
+final class ImportedMemoryBridge extends StructBridge {
+    private static final CallbackStruct<OrtExternalMemoryHandleStruct, ImportedMemoryBridge> STRUCT =
             new CallbackStruct<>(OrtExternalMemoryHandleStruct.class, MethodHandles.lookup());
 
     private final ImporterBridge importer;
     private final ImportedMemory memory;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment struct;
     private final References references = new References(this::close);
     /** The {@code OrtAllocator} whose Free ORT calls when a tensor over this memory is released; made on first use. */
     private MemorySegment tensorDeleter;
 
     private ImportedMemoryBridge(ImporterBridge importer, ImportedMemory memory, ExternalMemoryDescriptor descriptor,
                                  int descriptorVersion) {
+        super(STRUCT, importer.runtime());
         this.importer = importer;
         this.memory = memory;
-        this.struct = STRUCT.allocate(arena, importer.runtime().apiVersion(), EnumSet.allOf(OrtExternalMemoryHandleStruct.class));
         struct.set(ValueLayout.ADDRESS, offset(MEMORY_HANDLE, "ep_device"), importer.epDevice());
         // The app's descriptor, as the header asks, but without native_handle: after an fd import the
         // fd is no longer the app's, and its number may be reused.
@@ -47,7 +42,7 @@ final class ImportedMemoryBridge {
         copy.set(ValueLayout.JAVA_INT, offset(MEMORY_DESCRIPTOR, "handle_type"), descriptor.type().ortValue());
         copy.set(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "size_bytes"), descriptor.sizeBytes());
         copy.set(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "offset_bytes"), descriptor.offsetBytes());
-        REGISTRY.register(struct, this);
+        STRUCT.register(this);
     }
 
     /** Wraps a fresh import; if that fails, the import is closed (the caller then still owns nothing new). */
@@ -58,7 +53,7 @@ final class ImportedMemoryBridge {
     }
 
     static Optional<ImportedMemoryBridge> find(MemorySegment handle) {
-        return Optional.ofNullable(REGISTRY.find(handle));
+        return Optional.ofNullable(STRUCT.find(handle));
     }
 
     ImporterBridge importer() {
@@ -105,7 +100,7 @@ final class ImportedMemoryBridge {
 
     /** {@code handle->Release}: the app lets go of the handle (tensors may live on). */
     static void release(MemorySegment handle) {
-        ImportedMemoryBridge bridge = REGISTRY.release(handle);
+        ImportedMemoryBridge bridge = STRUCT.release(handle);
         if (bridge != null) {
             bridge.references.releaseOwner();
         }

@@ -14,11 +14,9 @@ import dev.javaep.spi.ExternalSemaphoreType;
 import dev.javaep.spi.FlightRecorder;
 import dev.javaep.spi.ImportedMemory;
 import dev.javaep.spi.ImportedSemaphore;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
-import java.util.EnumSet;
 import java.util.List;
 
 /**
@@ -30,26 +28,22 @@ import java.util.List;
  * and its last tensor are gone, and the importer when its last import is; nothing is freed twice, and
  * a stale pointer is refused with ORT_INVALID_ARGUMENT (or logged, where the callback returns void).
  */
-final class ImporterBridge {
-    private static final HandleRegistry<ImporterBridge> REGISTRY = new HandleRegistry<>("OrtExternalResourceImporterImpl");
-    private static final CallbackStruct<OrtExternalResourceImporterImplStruct> STRUCT =
+final class ImporterBridge extends StructBridge {
+    private static final CallbackStruct<OrtExternalResourceImporterImplStruct, ImporterBridge> STRUCT =
             new CallbackStruct<>(OrtExternalResourceImporterImplStruct.class, MethodHandles.lookup());
 
     private final ExternalResourceImporter importer;
-    private final OrtRuntime runtime;
     private final String epName;
     private final MemorySegment epDevice;
     private final MemorySegment tensorMemoryInfo;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment struct;
     private final References references = new References(this::close);
     private final InteropDescriptors.Importable<ExternalMemoryType> memoryTypes;
     private final InteropDescriptors.Importable<ExternalSemaphoreType> semaphoreTypes;
 
     private ImporterBridge(ExternalResourceImporter importer, OrtRuntime runtime, String epName, MemorySegment epDevice,
                            MemorySegment tensorMemoryInfo) {
+        super(STRUCT, runtime);
         this.importer = importer;
-        this.runtime = runtime;
         this.epName = epName;
         this.epDevice = epDevice;
         this.tensorMemoryInfo = tensorMemoryInfo;
@@ -57,8 +51,7 @@ final class ImporterBridge {
                 List.of(ExternalMemoryType.values()));
         this.semaphoreTypes = new InteropDescriptors.Importable<>(epName, importer::canImportSemaphore,
                 List.of(ExternalSemaphoreType.values()));
-        this.struct = STRUCT.allocate(arena, runtime.apiVersion(), EnumSet.allOf(OrtExternalResourceImporterImplStruct.class));
-        REGISTRY.register(struct, this);
+        STRUCT.register(this);
     }
 
     /**
@@ -97,7 +90,7 @@ final class ImporterBridge {
     }
 
     private void close() {
-        REGISTRY.remove(struct);
+        STRUCT.remove(struct);
         try {
             importer.close();
         } finally {
@@ -142,17 +135,17 @@ final class ImporterBridge {
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static boolean canImportMemory(MemorySegment self, int type) {
-        ImporterBridge bridge = REGISTRY.get(self);
+        ImporterBridge bridge = STRUCT.get(self);
         return ExternalMemoryType.fromOrt(type).map(bridge::canImport).orElse(false);
     }
 
     static boolean canImportSemaphore(MemorySegment self, int type) {
-        ImporterBridge bridge = REGISTRY.get(self);
+        ImporterBridge bridge = STRUCT.get(self);
         return ExternalSemaphoreType.fromOrt(type).map(bridge.importer::canImportSemaphore).orElse(false);
     }
 
     static MemorySegment importMemory(MemorySegment self, MemorySegment descriptor, MemorySegment handleOut) {
-        ImporterBridge bridge = REGISTRY.get(self);
+        ImporterBridge bridge = STRUCT.get(self);
         MemorySegment out = clearOut(handleOut, "OrtExternalMemoryHandle");
         ExternalMemoryDescriptor checked = InteropDescriptors.memory(descriptor, bridge.memoryTypes);
         ExternalMemoryImportEvent event = FlightRecorder.AVAILABLE ? ExternalMemoryImportEvent.beginIfRecorded() : null;
@@ -172,7 +165,7 @@ final class ImporterBridge {
 
     static MemorySegment createTensorFromMemory(MemorySegment self, MemorySegment handle, MemorySegment descriptor,
                                                 MemorySegment tensorOut) {
-        ImporterBridge bridge = REGISTRY.get(self);
+        ImporterBridge bridge = STRUCT.get(self);
         MemorySegment out = clearOut(tensorOut, "OrtValue");
         if (handle.equals(MemorySegment.NULL)) {
             throw new IllegalArgumentException("javaep: the OrtExternalMemoryHandle is NULL");
@@ -189,7 +182,7 @@ final class ImporterBridge {
     }
 
     static MemorySegment importSemaphore(MemorySegment self, MemorySegment descriptor, MemorySegment handleOut) {
-        ImporterBridge bridge = REGISTRY.get(self);
+        ImporterBridge bridge = STRUCT.get(self);
         MemorySegment out = clearOut(handleOut, "OrtExternalSemaphoreHandle");
         ExternalSemaphoreDescriptor checked = InteropDescriptors.semaphore(descriptor, bridge.semaphoreTypes);
         ImportedSemaphore semaphore = bridge.importer.importSemaphore(checked);
@@ -220,7 +213,7 @@ final class ImporterBridge {
                                           String name, SemaphoreOperation operation) {
         long start = BridgeStatistics.start();
         ExternalSemaphoreEvent event = FlightRecorder.AVAILABLE ? ExternalSemaphoreEvent.beginIfRecorded() : null;
-        ImporterBridge bridge = REGISTRY.get(self);
+        ImporterBridge bridge = STRUCT.get(self);
         ImportedSemaphore semaphore = bridge.semaphore(handle).semaphore();
         DeviceStream deviceStream = bridge.stream(stream);
         operation.apply(bridge.importer, semaphore, deviceStream, value);
@@ -233,7 +226,7 @@ final class ImporterBridge {
 
     /** The app released its importer (ORT's wrapper calls this from its destructor). */
     static void release(MemorySegment self) {
-        ImporterBridge bridge = REGISTRY.find(self);
+        ImporterBridge bridge = STRUCT.find(self);
         if (bridge == null) {
             EpLog.warning("javaep: OrtExternalResourceImporterImpl::Release got an unknown importer");
             return;
