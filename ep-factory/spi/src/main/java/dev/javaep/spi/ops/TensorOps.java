@@ -4,6 +4,7 @@ import dev.javaep.spi.Attribute;
 import dev.javaep.spi.Broadcasting;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
+import dev.javaep.spi.Tensor;
 import dev.javaep.spi.TensorValue;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -221,11 +222,7 @@ public final class TensorOps {
         }
 
         public long elementCount() {
-            long n = 1;
-            for (long d : shape) {
-                n = Math.multiplyExact(n, d);
-            }
-            return n;
+            return Tensor.elementCount(shape);
         }
 
         public int rank() {
