@@ -30,10 +30,7 @@ final class AllocatorBridge extends StructBridge {
     }
 
     static void release(MemorySegment pointer) {
-        AllocatorBridge bridge = STRUCT.remove(pointer);
-        if (bridge == null) {
-            throw new IllegalArgumentException("javaep: ReleaseAllocator got an allocator javaep did not create");
-        }
+        AllocatorBridge bridge = STRUCT.removeKnown(pointer);
         try {
             bridge.allocator.close();
         } finally {

@@ -13,14 +13,13 @@ import java.util.Set;
 /**
  * One EP-implemented C struct type: the shared upcall stubs, the allocation of instances (zero-filled at the
  * struct's full API-29 size, version field set, only the callbacks the bridge implements non-NULL), and the registry
- * that maps an instance's address back to its bridge ({@link HandleRegistry}, named after the struct). Stubs are
- * created once per process and never freed.
+ * that maps an instance's address back to its bridge (this is that {@link HandleRegistry}, named after the struct).
+ * Stubs are created once per process and never freed.
  */
-final class CallbackStruct<S extends Enum<S> & CallbackSlot, B extends StructBridge> {
+final class CallbackStruct<S extends Enum<S> & CallbackSlot, B extends StructBridge> extends HandleRegistry<B> {
     private final long size;
     private final EnumMap<S, MemorySegment> stubs;
     private final Set<S> implemented;
-    private final HandleRegistry<B> registry;
 
     /** A struct whose every callback the bridge implements. */
     CallbackStruct(Class<S> slots, MethodHandles.Lookup bridge) {
@@ -33,8 +32,8 @@ final class CallbackStruct<S extends Enum<S> & CallbackSlot, B extends StructBri
      * @param implemented the callbacks instances have; the others stay NULL (optional ones ORT does without)
      */
     CallbackStruct(Class<S> slots, MethodHandles.Lookup bridge, Set<S> implemented) {
+        super(slots.getSimpleName().replaceFirst("Struct$", ""));
         this.implemented = EnumSet.copyOf(implemented);
-        this.registry = new HandleRegistry<>(slots.getSimpleName().replaceFirst("Struct$", ""));
         long end = 0;
         this.stubs = new EnumMap<>(slots);
         for (S slot : slots.getEnumConstants()) {
@@ -69,37 +68,7 @@ final class CallbackStruct<S extends Enum<S> & CallbackSlot, B extends StructBri
 
     /** Makes {@code bridge} what upcalls on its struct find; the last step of the bridge's constructor. */
     void register(B bridge) {
-        registry.register(bridge.struct, bridge);
-    }
-
-    /** The bridge at {@code self}; fails with ORT_INVALID_ARGUMENT for a pointer javaep did not create. */
-    B get(MemorySegment self) {
-        return registry.get(self);
-    }
-
-    /** As {@link #get(MemorySegment)}, for callbacks that take their pointers as long addresses (no allocation). */
-    B get(long self) {
-        return registry.get(self);
-    }
-
-    /** The bridge at {@code self}, or null when javaep did not create it (or it was released). */
-    B find(MemorySegment self) {
-        return registry.find(self);
-    }
-
-    /** Unregisters the bridge at {@code self}; null for a pointer javaep does not know. */
-    B remove(MemorySegment self) {
-        return registry.remove(self);
-    }
-
-    /** Unregisters the bridge at {@code self} for its Release callback; an unknown pointer is logged, and null. */
-    B release(MemorySegment self) {
-        return registry.release(self);
-    }
-
-    /** Whether no bridge is registered. */
-    boolean isEmpty() {
-        return registry.isEmpty();
+        register(bridge.struct, bridge);
     }
 
     /**
@@ -108,7 +77,7 @@ final class CallbackStruct<S extends Enum<S> & CallbackSlot, B extends StructBri
      * and ignored: a Release callback has no status to fail with.
      */
     void releaseAndClose(MemorySegment self) {
-        B bridge = registry.release(self);
+        B bridge = release(self);
         if (bridge != null) {
             try (bridge.arena) {
                 bridge.onRelease();

@@ -70,10 +70,7 @@ public final class EpFactoryBridge extends StructBridge {
 
     /** {@code ReleaseEpFactory}: closes the Java factory and frees the struct. */
     public static void release(MemorySegment pointer) {
-        EpFactoryBridge bridge = STRUCT.remove(pointer);
-        if (bridge == null) {
-            throw new IllegalArgumentException("javaep: ReleaseEpFactory got a factory javaep did not create");
-        }
+        EpFactoryBridge bridge = STRUCT.removeKnown(pointer);
         try {
             bridge.factory.close();
         } finally {
