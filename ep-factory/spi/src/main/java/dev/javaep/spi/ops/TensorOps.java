@@ -258,17 +258,8 @@ public final class TensorOps {
                 }
                 merged.add(outer.clone());
             }
-            int rank = merged.size();
-            long[] s = new long[rank];
-            long[] src = new long[rank];
-            long[] dst = new long[rank];
-            for (int k = 0; k < rank; k++) {
-                long[] d = merged.get(rank - 1 - k);
-                s[k] = d[0];
-                src[k] = d[1];
-                dst[k] = d[2];
-            }
-            return new StridedCopy(s, src, sourceOffset, dst, targetOffset);
+            long[][] columns = outermostFirst(merged, 3);
+            return new StridedCopy(columns[0], columns[1], sourceOffset, columns[2], targetOffset);
         }
 
         @Override
@@ -368,6 +359,22 @@ public final class TensorOps {
     public static long[] ints(Node node, String attribute) {
         List<Long> values = node.intsAttribute(attribute, null);
         return values == null ? null : values.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /**
+     * Dimensions collected innermost first as {@code fields}-long rows ({size, stride, ...}), turned into one array
+     * per field, outermost dimension first: how simplified strided views are built.
+     */
+    static long[][] outermostFirst(List<long[]> innermostFirst, int fields) {
+        int rank = innermostFirst.size();
+        long[][] columns = new long[fields][rank];
+        for (int k = 0; k < rank; k++) {
+            long[] dimension = innermostFirst.get(rank - 1 - k);
+            for (int f = 0; f < fields; f++) {
+                columns[f][k] = dimension[f];
+            }
+        }
+        return columns;
     }
 
     private static long elementCount(long[] shape) {
