@@ -11,7 +11,6 @@ import dev.javaep.spi.ImportedMemory;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
-import java.util.Optional;
 
 /**
  * An {@code OrtExternalMemoryHandle} (the base struct ORT defines, nothing of ours after it) in front
@@ -19,11 +18,10 @@ import java.util.Optional;
  * ({@code CreateTensorWithDataAndDeleterAsOrtValue}) that holds a reference, so the app may release
  * the handle while tensors are still bound: the memory is unmapped when the last of them goes.
  */
-final class ImportedMemoryBridge extends StructBridge {
+final class ImportedMemoryBridge extends ImportedHandleBridge {
     private static final CallbackStruct<OrtExternalMemoryHandleStruct, ImportedMemoryBridge> STRUCT =
             new CallbackStruct<>(OrtExternalMemoryHandleStruct.class, MethodHandles.lookup());
 
-    private final ImporterBridge importer;
     private final ImportedMemory memory;
     private final References references = new References(this::close);
     /** The {@code OrtAllocator} whose Free ORT calls when a tensor over this memory is released; made on first use. */
@@ -31,17 +29,11 @@ final class ImportedMemoryBridge extends StructBridge {
 
     private ImportedMemoryBridge(ImporterBridge importer, ImportedMemory memory, ExternalMemoryDescriptor descriptor,
                                  int descriptorVersion) {
-        super(STRUCT, importer.runtime());
-        this.importer = importer;
+        super(STRUCT, importer, MEMORY_HANDLE, MEMORY_DESCRIPTOR, descriptorVersion);
         this.memory = memory;
-        struct.set(ValueLayout.ADDRESS, offset(MEMORY_HANDLE, "ep_device"), importer.epDevice());
-        // The app's descriptor, as the header asks, but without native_handle: after an fd import the
-        // fd is no longer the app's, and its number may be reused.
-        MemorySegment copy = struct.asSlice(offset(MEMORY_HANDLE, "descriptor"), MEMORY_DESCRIPTOR.byteSize());
-        copy.set(ValueLayout.JAVA_INT, 0, descriptorVersion);
-        copy.set(ValueLayout.JAVA_INT, offset(MEMORY_DESCRIPTOR, "handle_type"), descriptor.type().ortValue());
-        copy.set(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "size_bytes"), descriptor.sizeBytes());
-        copy.set(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "offset_bytes"), descriptor.offsetBytes());
+        descriptorCopy.set(ValueLayout.JAVA_INT, offset(MEMORY_DESCRIPTOR, "handle_type"), descriptor.type().ortValue());
+        descriptorCopy.set(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "size_bytes"), descriptor.sizeBytes());
+        descriptorCopy.set(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "offset_bytes"), descriptor.offsetBytes());
         STRUCT.register(this);
     }
 
@@ -52,12 +44,9 @@ final class ImportedMemoryBridge extends StructBridge {
                 () -> new ImportedMemoryBridge(importer, memory, descriptor, descriptorVersion).struct, memory::close);
     }
 
-    static Optional<ImportedMemoryBridge> find(MemorySegment handle) {
-        return Optional.ofNullable(STRUCT.find(handle));
-    }
-
-    ImporterBridge importer() {
-        return importer;
+    /** The import at {@code handle}, or null when it is none of javaep's (or was released). */
+    static ImportedMemoryBridge find(MemorySegment handle) {
+        return STRUCT.find(handle);
     }
 
     long byteSize() {

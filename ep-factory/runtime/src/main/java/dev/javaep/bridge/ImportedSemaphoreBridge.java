@@ -10,26 +10,20 @@ import dev.javaep.spi.ImportedSemaphore;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
-import java.util.Optional;
 
 /** An {@code OrtExternalSemaphoreHandle} (ORT's base struct) in front of one {@link ImportedSemaphore}. */
-final class ImportedSemaphoreBridge extends StructBridge {
+final class ImportedSemaphoreBridge extends ImportedHandleBridge {
     private static final CallbackStruct<OrtExternalSemaphoreHandleStruct, ImportedSemaphoreBridge> STRUCT =
             new CallbackStruct<>(OrtExternalSemaphoreHandleStruct.class, MethodHandles.lookup());
 
-    private final ImporterBridge importer;
     private final ImportedSemaphore semaphore;
 
     private ImportedSemaphoreBridge(ImporterBridge importer, ImportedSemaphore semaphore,
                                     ExternalSemaphoreDescriptor descriptor, int descriptorVersion) {
-        super(STRUCT, importer.runtime());
-        this.importer = importer;
+        super(STRUCT, importer, SEMAPHORE_HANDLE, SEMAPHORE_DESCRIPTOR, descriptorVersion);
         this.semaphore = semaphore;
-        struct.set(ValueLayout.ADDRESS, offset(SEMAPHORE_HANDLE, "ep_device"), importer.epDevice());
-        MemorySegment copy = struct.asSlice(offset(SEMAPHORE_HANDLE, "descriptor"), SEMAPHORE_DESCRIPTOR.byteSize());
-        copy.set(ValueLayout.JAVA_INT, 0, descriptorVersion);
-        copy.set(ValueLayout.JAVA_INT, offset(SEMAPHORE_DESCRIPTOR, "type"), descriptor.type().ortValue());
-        STRUCT.register(this); // native_handle left NULL, as for memory handles
+        descriptorCopy.set(ValueLayout.JAVA_INT, offset(SEMAPHORE_DESCRIPTOR, "type"), descriptor.type().ortValue());
+        STRUCT.register(this);
     }
 
     static MemorySegment create(ImporterBridge importer, ImportedSemaphore semaphore, ExternalSemaphoreDescriptor descriptor,
@@ -38,12 +32,9 @@ final class ImportedSemaphoreBridge extends StructBridge {
                 () -> new ImportedSemaphoreBridge(importer, semaphore, descriptor, descriptorVersion).struct, semaphore::close);
     }
 
-    static Optional<ImportedSemaphoreBridge> find(MemorySegment handle) {
-        return Optional.ofNullable(STRUCT.find(handle));
-    }
-
-    ImporterBridge importer() {
-        return importer;
+    /** The import at {@code handle}, or null when it is none of javaep's (or was released). */
+    static ImportedSemaphoreBridge find(MemorySegment handle) {
+        return STRUCT.find(handle);
     }
 
     ImportedSemaphore semaphore() {

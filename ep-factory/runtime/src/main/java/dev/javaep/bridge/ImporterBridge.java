@@ -119,17 +119,27 @@ final class ImporterBridge extends StructBridge {
     }
 
     private ImportedSemaphoreBridge semaphore(MemorySegment handle) {
+        return importedHere(handle, ImportedSemaphoreBridge.find(handle), "OrtExternalSemaphoreHandle", "semaphore",
+                "import it with this device's importer");
+    }
+
+    /**
+     * The import at {@code handle} ({@code found}: what its bridge class registered there, or null), which this
+     * importer's EP device must have made.
+     */
+    private <H extends ImportedHandleBridge> H importedHere(MemorySegment handle, H found, String struct, String what,
+                                                           String advice) {
         if (handle.equals(MemorySegment.NULL)) {
-            throw new IllegalArgumentException("javaep: the OrtExternalSemaphoreHandle is NULL");
+            throw new IllegalArgumentException("javaep: the " + struct + " is NULL");
         }
-        ImportedSemaphoreBridge semaphore = ImportedSemaphoreBridge.find(handle).orElseThrow(() ->
-                new IllegalArgumentException("javaep: the OrtExternalSemaphoreHandle was not imported by javaep,"
-                        + " or was already released"));
-        if (!semaphore.importer().epDevice.equals(epDevice)) {
-            throw new IllegalArgumentException("javaep: the semaphore was imported for another EP device ("
-                    + semaphore.importer().epName + "); import it with this device's importer");
+        if (found == null) {
+            throw new IllegalArgumentException("javaep: the " + struct + " was not imported by javaep, or was already released");
         }
-        return semaphore;
+        if (!found.importer.epDevice.equals(epDevice)) {
+            throw new IllegalArgumentException("javaep: the " + what + " was imported for another EP device ("
+                    + found.importer.epName + "); " + advice);
+        }
+        return found;
     }
 
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
@@ -167,16 +177,8 @@ final class ImporterBridge extends StructBridge {
                                                 MemorySegment tensorOut) {
         ImporterBridge bridge = STRUCT.get(self);
         MemorySegment out = clearOut(tensorOut, "OrtValue");
-        if (handle.equals(MemorySegment.NULL)) {
-            throw new IllegalArgumentException("javaep: the OrtExternalMemoryHandle is NULL");
-        }
-        ImportedMemoryBridge memory = ImportedMemoryBridge.find(handle).orElseThrow(() ->
-                new IllegalArgumentException("javaep: the OrtExternalMemoryHandle was not imported by javaep,"
-                        + " or was already released"));
-        if (!memory.importer().epDevice.equals(bridge.epDevice)) {
-            throw new IllegalArgumentException("javaep: the memory was imported for another EP device ("
-                    + memory.importer().epName + "); its tensors must be made by that device's importer");
-        }
+        ImportedMemoryBridge memory = bridge.importedHere(handle, ImportedMemoryBridge.find(handle),
+                "OrtExternalMemoryHandle", "memory", "its tensors must be made by that device's importer");
         out.set(ValueLayout.ADDRESS, 0, memory.createTensor(InteropDescriptors.tensor(descriptor, memory.byteSize())));
         return MemorySegment.NULL;
     }
