@@ -1,5 +1,6 @@
 package dev.javaep.spi.ops;
 
+import dev.javaep.spi.Node;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -22,5 +23,18 @@ public final class OnnxOps {
         return Stream.of(ElementwiseOps.SCHEMAS, TensorOps.SCHEMAS, MatMulOps.SCHEMAS, ReductionOps.SCHEMAS,
                         ConvOps.SCHEMAS, PoolOps.SCHEMAS, NormalizationOps.SCHEMAS, SamplingOps.SCHEMAS)
                 .flatMap(List::stream).toList();
+    }
+
+    /**
+     * A string attribute ONNX allows two values for, read as a flag: false for {@code off} (the default), true for
+     * {@code on}; anything else is malformed.
+     */
+    static boolean twoValued(Node node, String attribute, String off, String on) {
+        String value = node.stringAttribute(attribute, off);
+        if (value.equals(off) || value.equals(on)) {
+            return value.equals(on);
+        }
+        throw new IllegalArgumentException(node.opType() + ": " + attribute + " is '" + value + "', ONNX allows '" + off
+                + "' and '" + on + "'");
     }
 }

@@ -331,12 +331,7 @@ public final class TensorOps {
 
     /** Whether DepthToSpace's {@code mode} is CRD (default DCR). */
     public static boolean columnRowDepth(Node node) {
-        String mode = node.stringAttribute("mode", "DCR");
-        return switch (mode) {
-            case "DCR" -> false;
-            case "CRD" -> true;
-            default -> throw new IllegalArgumentException("DepthToSpace: unknown mode '" + mode + "'");
-        };
+        return OnnxOps.twoValued(node, "mode", "DCR", "CRD");
     }
 
     /** Split-18's {@code num_outputs}, or null; with the split input too, the node is malformed. */
