@@ -513,13 +513,7 @@ public final class SamplingOps {
                 throw new IllegalArgumentException("GridSample-" + node.sinceVersion() + ": unknown mode '" + modeName + "'"
                         + (v16 ? " (version 16 has bilinear, nearest, bicubic)" : " (version 20 has linear, nearest, cubic)"));
             }
-            String paddingName = node.stringAttribute("padding_mode", "zeros");
-            GridPadding padding = switch (paddingName) {
-                case "zeros" -> GridPadding.ZEROS;
-                case "border" -> GridPadding.BORDER;
-                case "reflection" -> GridPadding.REFLECTION;
-                default -> throw new IllegalArgumentException("GridSample: unknown padding_mode '" + paddingName + "'");
-            };
+            GridPadding padding = OnnxOps.lowerCaseNamed(node, "padding_mode", GridPadding.ZEROS);
             return new GridSampleAttributes(mode, padding, node.intAttribute("align_corners", 0) != 0);
         }
 

@@ -11,6 +11,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -774,14 +775,7 @@ public final class TensorOps {
 
         /** The mode named by the node's {@code mode} attribute (default constant); wrap only from opset 19. */
         public static PadMode of(Node node) {
-            String mode = node.stringAttribute("mode", "constant");
-            PadMode m = switch (mode) {
-                case "constant" -> CONSTANT;
-                case "reflect" -> REFLECT;
-                case "edge" -> EDGE;
-                case "wrap" -> WRAP;
-                default -> throw new IllegalArgumentException("Pad: unknown mode '" + mode + "'");
-            };
+            PadMode m = OnnxOps.lowerCaseNamed(node, "mode", CONSTANT);
             if (m == WRAP && node.sinceVersion() < 19) {
                 throw new IllegalArgumentException("Pad: mode 'wrap' needs opset 19, the node is Pad-" + node.sinceVersion());
             }
@@ -903,17 +897,10 @@ public final class TensorOps {
         NONE, ADD, MUL, MAX, MIN;
 
         public static ScatterReduction of(Node node) {
-            String r = node.stringAttribute("reduction", "none");
-            ScatterReduction reduction = switch (r) {
-                case "none" -> NONE;
-                case "add" -> ADD;
-                case "mul" -> MUL;
-                case "max" -> MAX;
-                case "min" -> MIN;
-                default -> throw new IllegalArgumentException("ScatterND: unknown reduction '" + r + "'");
-            };
+            ScatterReduction reduction = OnnxOps.lowerCaseNamed(node, "reduction", NONE);
             if ((reduction == MAX || reduction == MIN) && node.sinceVersion() < 18) {
-                throw new IllegalArgumentException("ScatterND: reduction '" + r + "' needs opset 18");
+                throw new IllegalArgumentException(node.opType() + ": reduction '" + reduction.name().toLowerCase(Locale.ROOT)
+                        + "' needs opset 18");
             }
             return reduction;
         }
@@ -1009,14 +996,7 @@ public final class TensorOps {
         if (values.size() != 1) {
             throw new IllegalArgumentException("Constant: exactly one value attribute is required, the node has " + values.size());
         }
-        TensorValue value = values.getFirst();
-        ValueCheck.requireFixedSize("Constant", value);
-        ElementType declared = node.outputs().isEmpty() || node.outputs().getFirst() == null ? null
-                : node.outputs().getFirst().elementType();
-        if (declared != null && declared != value.elementType()) {
-            throw new IllegalArgumentException("Constant: the value is " + value.elementType() + ", the output " + declared);
-        }
-        return value;
+        return ValueCheck.asOutput(node, values.getFirst());
     }
 
     /** ConstantOfShape's fill value: the {@code value} attribute (one element), else float 0. */
@@ -1026,16 +1006,22 @@ public final class TensorOps {
         if (value.elementCount() != 1) {
             throw new IllegalArgumentException("ConstantOfShape: value has " + value.elementCount() + " elements, not 1");
         }
-        ValueCheck.requireFixedSize("ConstantOfShape", value);
-        ElementType declared = node.outputs().isEmpty() || node.outputs().getFirst() == null ? null
-                : node.outputs().getFirst().elementType();
-        if (declared != null && declared != value.elementType()) {
-            throw new IllegalArgumentException("ConstantOfShape: the value is " + value.elementType() + ", the output " + declared);
-        }
-        return value;
+        return ValueCheck.asOutput(node, value);
     }
 
     private static final class ValueCheck {
+        /** {@code value} as the node's output: fixed-size, and of the output's element type where the graph declares one. */
+        static TensorValue asOutput(Node node, TensorValue value) {
+            requireFixedSize(node.opType(), value);
+            ElementType declared = node.outputs().isEmpty() || node.outputs().getFirst() == null ? null
+                    : node.outputs().getFirst().elementType();
+            if (declared != null && declared != value.elementType()) {
+                throw new IllegalArgumentException(node.opType() + ": the value is " + value.elementType() + ", the output "
+                        + declared);
+            }
+            return value;
+        }
+
         static void requireFixedSize(String op, TensorValue value) {
             int size = value.elementType().byteSize();
             if (size == 0) {
