@@ -1,19 +1,17 @@
 package dev.javaep.cuda.events;
 
+import dev.javaep.spi.RecordedEvent;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
-import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 
 /** One {@code cuLaunchKernel} of a JavaCuda kernel. */
 @Name(CudaKernelLaunchEvent.NAME)
 @Label("CUDA Kernel Launch")
 @Category({"javaep", "CUDA"})
 @Description("JavaCuda queued one of its PTX kernels on a stream; the duration is the launch call, not the kernel")
-@StackTrace(false)
-public final class CudaKernelLaunchEvent extends Event {
+public final class CudaKernelLaunchEvent extends RecordedEvent {
     public static final String NAME = "javaep.cuda.KernelLaunch";
     private static final CudaKernelLaunchEvent GATE = new CudaKernelLaunchEvent();
 
@@ -40,22 +38,13 @@ public final class CudaKernelLaunchEvent extends Event {
 
     /** A begun event when a recording wants it, else {@code null} (nothing allocated). */
     public static CudaKernelLaunchEvent beginIfRecorded() {
-        if (!GATE.isEnabled()) {
-            return null;
-        }
-        CudaKernelLaunchEvent event = new CudaKernelLaunchEvent();
-        event.begin();
-        return event;
+        return GATE.isEnabled() ? begun(new CudaKernelLaunchEvent()) : null;
     }
 
     /** Ends and commits {@code event} ({@code null} is a no-op). */
     public static void commit(CudaKernelLaunchEvent event, String kernel, int gridX, int gridY, int gridZ,
                               int blockX, int blockY, int blockZ, long stream) {
-        if (event == null) {
-            return;
-        }
-        event.end();
-        if (event.shouldCommit()) {
+        if (endAndCheck(event)) {
             event.kernel = kernel;
             event.gridX = gridX;
             event.gridY = gridY;

@@ -1,20 +1,18 @@
 package dev.javaep.cuda.events;
 
+import dev.javaep.spi.RecordedEvent;
 import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
-import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 
 /** One copy JavaCuda queues ({@code cuMemcpyAsync}, {@code cuMemcpyHtoDAsync}, {@code cuMemcpyDtoHAsync}). */
 @Name(CudaMemcpyEvent.NAME)
 @Label("CUDA Memcpy")
 @Category({"javaep", "CUDA"})
 @Description("JavaCuda queued a copy on a stream (ORT's CopyTensors or a Memcpy kernel); without a stream it waits for it")
-@StackTrace(false)
-public final class CudaMemcpyEvent extends Event {
+public final class CudaMemcpyEvent extends RecordedEvent {
     public static final String NAME = "javaep.cuda.Memcpy";
     private static final CudaMemcpyEvent GATE = new CudaMemcpyEvent();
 
@@ -42,22 +40,13 @@ public final class CudaMemcpyEvent extends Event {
 
     /** A begun event when a recording wants it, else {@code null} (nothing allocated). */
     public static CudaMemcpyEvent beginIfRecorded() {
-        if (!GATE.isEnabled()) {
-            return null;
-        }
-        CudaMemcpyEvent event = new CudaMemcpyEvent();
-        event.begin();
-        return event;
+        return GATE.isEnabled() ? begun(new CudaMemcpyEvent()) : null;
     }
 
     /** Ends and commits {@code event} ({@code null} is a no-op). */
     public static void commit(CudaMemcpyEvent event, long bytes, Direction direction, int device, long stream,
                               String origin) {
-        if (event == null) {
-            return;
-        }
-        event.end();
-        if (event.shouldCommit()) {
+        if (endAndCheck(event)) {
             event.bytes = bytes;
             event.direction = direction.name();
             event.device = device;

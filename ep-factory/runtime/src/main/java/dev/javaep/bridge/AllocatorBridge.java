@@ -2,32 +2,26 @@ package dev.javaep.bridge;
 
 import dev.javaep.ort.OrtAllocatorStruct;
 import dev.javaep.spi.DeviceAllocator;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.util.EnumSet;
 
 /** An {@code OrtAllocator} in front of one {@link DeviceAllocator}. */
-final class AllocatorBridge {
-    private static final HandleRegistry<AllocatorBridge> REGISTRY = new HandleRegistry<>("OrtAllocator");
-    private static final CallbackStruct<OrtAllocatorStruct> STRUCT =
-            new CallbackStruct<>(OrtAllocatorStruct.class, MethodHandles.lookup());
+final class AllocatorBridge extends StructBridge {
     // GetStats and Shrink stay NULL: ORT treats both as optional.
     private static final EnumSet<OrtAllocatorStruct> IMPLEMENTED = EnumSet.of(OrtAllocatorStruct.Alloc,
             OrtAllocatorStruct.Free, OrtAllocatorStruct.Info, OrtAllocatorStruct.Reserve, OrtAllocatorStruct.AllocOnStream);
+    private static final CallbackStruct<OrtAllocatorStruct, AllocatorBridge> STRUCT =
+            new CallbackStruct<>(OrtAllocatorStruct.class, MethodHandles.lookup(), IMPLEMENTED);
 
     private final DeviceAllocator allocator;
     private final MemorySegment memoryInfo;
-    private final OrtRuntime runtime;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment struct;
 
     private AllocatorBridge(DeviceAllocator allocator, MemorySegment memoryInfo, OrtRuntime runtime) {
+        super(STRUCT, runtime);
         this.allocator = allocator;
         this.memoryInfo = memoryInfo;
-        this.runtime = runtime;
-        this.struct = STRUCT.allocate(arena, runtime.apiVersion(), IMPLEMENTED);
-        REGISTRY.register(struct, this);
+        STRUCT.register(this);
     }
 
     /** @param memoryInfo the memory info registered for the space; must outlive the allocator */
@@ -36,10 +30,7 @@ final class AllocatorBridge {
     }
 
     static void release(MemorySegment pointer) {
-        AllocatorBridge bridge = REGISTRY.remove(pointer);
-        if (bridge == null) {
-            throw new IllegalArgumentException("javaep: ReleaseAllocator got an allocator javaep did not create");
-        }
+        AllocatorBridge bridge = STRUCT.removeKnown(pointer);
         try {
             bridge.allocator.close();
         } finally {
@@ -51,7 +42,7 @@ final class AllocatorBridge {
 
     static MemorySegment alloc(MemorySegment self, long size) {
         long start = BridgeStatistics.start();
-        MemorySegment memory = MemorySegment.ofAddress(REGISTRY.get(self).allocator.allocate(size));
+        MemorySegment memory = MemorySegment.ofAddress(STRUCT.get(self).allocator.allocate(size));
         BridgeStatistics.record(BridgeStatistics.Callback.ALLOCATE, start);
         return memory;
     }
@@ -59,22 +50,22 @@ final class AllocatorBridge {
     static void free(MemorySegment self, MemorySegment pointer) {
         long start = BridgeStatistics.start();
         if (!pointer.equals(MemorySegment.NULL)) {
-            REGISTRY.get(self).allocator.free(pointer.address());
+            STRUCT.get(self).allocator.free(pointer.address());
         }
         BridgeStatistics.record(BridgeStatistics.Callback.FREE, start);
     }
 
     static MemorySegment info(MemorySegment self) {
-        return REGISTRY.get(self).memoryInfo;
+        return STRUCT.get(self).memoryInfo;
     }
 
     static MemorySegment reserve(MemorySegment self, long size) {
-        return MemorySegment.ofAddress(REGISTRY.get(self).allocator.reserve(size));
+        return MemorySegment.ofAddress(STRUCT.get(self).allocator.reserve(size));
     }
 
     static MemorySegment allocOnStream(MemorySegment self, long size, MemorySegment stream) {
         long start = BridgeStatistics.start();
-        AllocatorBridge bridge = REGISTRY.get(self);
+        AllocatorBridge bridge = STRUCT.get(self);
         MemorySegment memory = MemorySegment.ofAddress(
                 bridge.allocator.allocate(size, bridge.runtime.api().syncStreamHandle(stream)));
         BridgeStatistics.record(BridgeStatistics.Callback.ALLOCATE, start);

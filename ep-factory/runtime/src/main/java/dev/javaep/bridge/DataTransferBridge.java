@@ -7,32 +7,25 @@ import dev.javaep.ort.OrtEpApi;
 import dev.javaep.spi.DataTransfer;
 import dev.javaep.spi.FlightRecorder;
 import dev.javaep.spi.MemoryLocation;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 
 /** An {@code OrtDataTransferImpl} in front of one {@link DataTransfer}. */
-final class DataTransferBridge {
-    private static final HandleRegistry<DataTransferBridge> REGISTRY = new HandleRegistry<>("OrtDataTransferImpl");
-    private static final CallbackStruct<OrtDataTransferImplStruct> STRUCT =
+final class DataTransferBridge extends StructBridge {
+    private static final CallbackStruct<OrtDataTransferImplStruct, DataTransferBridge> STRUCT =
             new CallbackStruct<>(OrtDataTransferImplStruct.class, MethodHandles.lookup());
 
     private final DataTransfer transfer;
-    private final OrtRuntime runtime;
     private final String epName;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment struct;
 
     private DataTransferBridge(DataTransfer transfer, OrtRuntime runtime, String epName) {
+        super(STRUCT, runtime);
         this.transfer = transfer;
-        this.runtime = runtime;
         this.epName = epName;
-        this.struct = STRUCT.allocate(arena, runtime.apiVersion(), EnumSet.allOf(OrtDataTransferImplStruct.class));
-        REGISTRY.register(struct, this);
+        STRUCT.register(this);
     }
 
     /** @param epName the factory's EP, for the {@link CopyTensorsEvent} */
@@ -43,15 +36,12 @@ final class DataTransferBridge {
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static void release(MemorySegment self) {
-        DataTransferBridge bridge = REGISTRY.release(self);
-        if (bridge != null) {
-            bridge.arena.close();
-        }
+        STRUCT.releaseAndClose(self);
     }
 
     /** Fail-closed: anything unreadable or unknown is "cannot copy" (the guard turns a throw into false). */
     static boolean canCopy(MemorySegment self, MemorySegment source, MemorySegment destination) {
-        DataTransferBridge bridge = REGISTRY.get(self);
+        DataTransferBridge bridge = STRUCT.get(self);
         OrtEpApi epApi = bridge.runtime.epApi();
         return bridge.transfer.canCopy(MemoryLocations.of(epApi, source), MemoryLocations.of(epApi, destination));
     }
@@ -60,7 +50,7 @@ final class DataTransferBridge {
                                      MemorySegment streams, long count) {
         long start = BridgeStatistics.start();
         CopyTensorsEvent event = FlightRecorder.AVAILABLE ? CopyTensorsEvent.beginIfRecorded() : null;
-        DataTransferBridge bridge = REGISTRY.get(self);
+        DataTransferBridge bridge = STRUCT.get(self);
         OrtApi api = bridge.runtime.api();
         OrtEpApi epApi = bridge.runtime.epApi();
         long bytes = count * ValueLayout.ADDRESS.byteSize();

@@ -12,7 +12,6 @@ import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.KernelDefinition;
 import dev.javaep.spi.Node;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
@@ -26,13 +25,12 @@ import java.util.Map;
 import java.util.Set;
 
 /** An {@code OrtEp} in front of one {@link ExecutionProvider} (one per session). */
-final class EpBridge {
-    private static final HandleRegistry<EpBridge> REGISTRY = new HandleRegistry<>("OrtEp");
-    private static final CallbackStruct<OrtEpStruct> STRUCT =
-            new CallbackStruct<>(OrtEpStruct.class, MethodHandles.lookup());
+final class EpBridge extends StructBridge {
     private static final EnumSet<OrtEpStruct> IMPLEMENTED = EnumSet.of(OrtEpStruct.GetName, OrtEpStruct.GetCapability,
             OrtEpStruct.Compile, OrtEpStruct.ReleaseNodeComputeInfos, OrtEpStruct.IsConcurrentRunSupported,
             OrtEpStruct.Sync, OrtEpStruct.GetKernelRegistry, OrtEpStruct.CreateProfiler);
+    private static final CallbackStruct<OrtEpStruct, EpBridge> STRUCT =
+            new CallbackStruct<>(OrtEpStruct.class, MethodHandles.lookup(), IMPLEMENTED);
 
     /**
      * Diagnostic, read per GetCapability: {@code -Djavaep.singleNodeGroups=true} compiles every claimed node
@@ -42,24 +40,20 @@ final class EpBridge {
     static final String SINGLE_NODE_GROUPS_PROPERTY = "javaep.singleNodeGroups";
 
     private final ExecutionProvider provider;
-    private final OrtRuntime runtime;
     private final KernelMemory memory;
     /** The Computes of this EP's compiled nodes while ORT profiles the session (CreateProfiler). */
     private final ProfilerBridge.Timeline timeline = new ProfilerBridge.Timeline();
-    private final Arena arena = Arena.ofShared();
     private final MemorySegment name;
-    private final MemorySegment struct;
     /** The EP's per-op kernels, built on the first GetKernelRegistry call; null before, or when it has none. */
     private KernelRegistryBridge kernelRegistry;
     private boolean kernelsRegistered;
 
     private EpBridge(ExecutionProvider provider, OrtRuntime runtime, KernelMemory memory) {
+        super(STRUCT, runtime);
         this.provider = provider;
-        this.runtime = runtime;
         this.memory = memory;
         this.name = arena.allocateFrom(provider.name());
-        this.struct = STRUCT.allocate(arena, runtime.apiVersion(), IMPLEMENTED);
-        REGISTRY.register(struct, this);
+        STRUCT.register(this);
     }
 
     /** @param memory where the EP's kernels read and write tensors */
@@ -69,16 +63,15 @@ final class EpBridge {
 
     /** Closes the EP at {@code pointer} and frees its struct. */
     static void release(MemorySegment pointer) {
-        EpBridge bridge = REGISTRY.release(pointer);
-        if (bridge == null) {
-            return;
-        }
-        try (bridge.arena) {
-            try {
-                bridge.provider.close();
-            } finally {
-                bridge.closeKernelRegistry();
-            }
+        STRUCT.releaseAndClose(pointer);
+    }
+
+    @Override
+    void onRelease() {
+        try {
+            provider.close();
+        } finally {
+            closeKernelRegistry();
         }
     }
 
@@ -92,7 +85,7 @@ final class EpBridge {
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static MemorySegment getName(MemorySegment self) {
-        return REGISTRY.get(self).name;
+        return STRUCT.get(self).name;
     }
 
     /**
@@ -102,7 +95,7 @@ final class EpBridge {
      * claims nothing. Either is logged and counted in {@link CapabilityReports}.
      */
     static MemorySegment getCapability(MemorySegment self, MemorySegment graph, MemorySegment supportInfo) {
-        EpBridge bridge = REGISTRY.get(self);
+        EpBridge bridge = STRUCT.get(self);
         String epName = bridge.provider.name();
         Graph view;
         try {
@@ -240,7 +233,7 @@ final class EpBridge {
 
     static MemorySegment compile(MemorySegment self, MemorySegment graphs, MemorySegment fusedNodes, long count,
                                  MemorySegment computeInfosOut, MemorySegment epContextNodesOut) {
-        EpBridge bridge = REGISTRY.get(self);
+        EpBridge bridge = STRUCT.get(self);
         long bytes = count * ValueLayout.ADDRESS.byteSize();
         MemorySegment graphArray = graphs.reinterpret(bytes);
         MemorySegment fusedArray = fusedNodes.reinterpret(bytes);
@@ -289,7 +282,7 @@ final class EpBridge {
      * NULL registry, which ORT reads as "this EP only compiles nodes".
      */
     static MemorySegment getKernelRegistry(MemorySegment self, MemorySegment registryOut) {
-        EpBridge bridge = REGISTRY.get(self);
+        EpBridge bridge = STRUCT.get(self);
         MemorySegment out = registryOut.reinterpret(ValueLayout.ADDRESS.byteSize());
         out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
         // CallbackStruct leaves this slot NULL below API 24; the check keeps the rule visible here too.
@@ -316,7 +309,7 @@ final class EpBridge {
      * Compute of this EP's compiled nodes into ORT's profile. Below API 25 the slot stays NULL.
      */
     static MemorySegment createProfiler(MemorySegment self, MemorySegment profilerOut) {
-        EpBridge bridge = REGISTRY.get(self);
+        EpBridge bridge = STRUCT.get(self);
         MemorySegment out = profilerOut.reinterpret(ValueLayout.ADDRESS.byteSize());
         out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
         if (bridge.runtime.offers(OrtFeature.EP_PROFILER)) {
@@ -326,13 +319,13 @@ final class EpBridge {
     }
 
     static MemorySegment isConcurrentRunSupported(MemorySegment self, MemorySegment supportedOut) {
-        boolean supported = REGISTRY.get(self).provider.concurrentRunSupported();
+        boolean supported = STRUCT.get(self).provider.concurrentRunSupported();
         supportedOut.reinterpret(1).set(ValueLayout.JAVA_BOOLEAN, 0, supported);
         return MemorySegment.NULL;
     }
 
     static MemorySegment sync(MemorySegment self) {
-        REGISTRY.get(self).provider.synchronize();
+        STRUCT.get(self).provider.synchronize();
         return MemorySegment.NULL;
     }
 }

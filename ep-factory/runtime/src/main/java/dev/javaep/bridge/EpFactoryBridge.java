@@ -14,7 +14,6 @@ import dev.javaep.spi.HardwareDeviceType;
 import dev.javaep.spi.MemoryKind;
 import dev.javaep.spi.MemoryLocation;
 import dev.javaep.spi.MemorySpace;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
@@ -27,25 +26,21 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** An {@code OrtEpFactory} in front of one {@link ExecutionProviderFactory}. */
-public final class EpFactoryBridge {
-    private static final HandleRegistry<EpFactoryBridge> REGISTRY = new HandleRegistry<>("OrtEpFactory");
-    private static final CallbackStruct<OrtEpFactoryStruct> STRUCT =
-            new CallbackStruct<>(OrtEpFactoryStruct.class, MethodHandles.lookup());
+public final class EpFactoryBridge extends StructBridge {
     private static final EnumSet<OrtEpFactoryStruct> IMPLEMENTED = EnumSet.of(OrtEpFactoryStruct.GetName,
             OrtEpFactoryStruct.GetVendor, OrtEpFactoryStruct.GetSupportedDevices, OrtEpFactoryStruct.CreateEp,
             OrtEpFactoryStruct.ReleaseEp, OrtEpFactoryStruct.GetVendorId, OrtEpFactoryStruct.GetVersion,
             OrtEpFactoryStruct.CreateDataTransfer, OrtEpFactoryStruct.IsStreamAware,
             OrtEpFactoryStruct.CreateAllocator, OrtEpFactoryStruct.ReleaseAllocator,
             OrtEpFactoryStruct.CreateSyncStreamForDevice, OrtEpFactoryStruct.CreateExternalResourceImporterForDevice);
+    private static final CallbackStruct<OrtEpFactoryStruct, EpFactoryBridge> STRUCT =
+            new CallbackStruct<>(OrtEpFactoryStruct.class, MethodHandles.lookup(), IMPLEMENTED);
 
     private final ExecutionProviderFactory factory;
-    private final OrtRuntime runtime;
-    private final Arena arena = Arena.ofShared();
     private final MemorySegment name;
     private final MemorySegment vendor;
     private final MemorySegment version;
     private final int vendorId;
-    private final MemorySegment struct;
     /** One {@code OrtMemoryInfo} per memory space offered; ORT keeps the pointers, so they live until the factory is released. */
     private final Map<MemorySpace, MemorySegment> memoryInfos = new ConcurrentHashMap<>();
     /** Devices the factory found that ORT did not; created once, released with the factory (after ORT's EP devices). */
@@ -58,15 +53,14 @@ public final class EpFactoryBridge {
     private volatile MemorySegment cpuMemoryInfo;
 
     private EpFactoryBridge(ExecutionProviderFactory factory, OrtRuntime runtime) {
+        super(STRUCT, runtime);
         this.factory = factory;
-        this.runtime = runtime;
         // Read once: ORT asks for these often, and a factory that throws here is refused at registration.
         this.name = arena.allocateFrom(factory.name());
         this.vendor = arena.allocateFrom(factory.vendor());
         this.version = arena.allocateFrom(factory.version());
         this.vendorId = factory.vendorId();
-        this.struct = STRUCT.allocate(arena, runtime.apiVersion(), IMPLEMENTED);
-        REGISTRY.register(struct, this);
+        STRUCT.register(this);
     }
 
     /** Builds the native factory struct ORT will use for {@code factory}. */
@@ -76,10 +70,7 @@ public final class EpFactoryBridge {
 
     /** {@code ReleaseEpFactory}: closes the Java factory and frees the struct. */
     public static void release(MemorySegment pointer) {
-        EpFactoryBridge bridge = REGISTRY.remove(pointer);
-        if (bridge == null) {
-            throw new IllegalArgumentException("javaep: ReleaseEpFactory got a factory javaep did not create");
-        }
+        EpFactoryBridge bridge = STRUCT.removeKnown(pointer);
         try {
             bridge.factory.close();
         } finally {
@@ -89,7 +80,7 @@ public final class EpFactoryBridge {
             }
             bridge.createdDevices.values().forEach(bridge.runtime.epApi()::releaseHardwareDevice);
             bridge.arena.close();
-            if (REGISTRY.isEmpty()) {
+            if (STRUCT.isEmpty()) {
                 // ORT's default logger belongs to its environment, which the host may release next while this JVM
                 // (and code that logs, such as a JavaCuda kernel compiled later) lives on: stop using it with the
                 // last factory; the next registration installs the new environment's logger.
@@ -121,24 +112,24 @@ public final class EpFactoryBridge {
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static MemorySegment getName(MemorySegment self) {
-        return REGISTRY.get(self).name;
+        return STRUCT.get(self).name;
     }
 
     static MemorySegment getVendor(MemorySegment self) {
-        return REGISTRY.get(self).vendor;
+        return STRUCT.get(self).vendor;
     }
 
     static MemorySegment getVersion(MemorySegment self) {
-        return REGISTRY.get(self).version;
+        return STRUCT.get(self).version;
     }
 
     static int getVendorId(MemorySegment self) {
-        return REGISTRY.get(self).vendorId;
+        return STRUCT.get(self).vendorId;
     }
 
     static MemorySegment getSupportedDevices(MemorySegment self, MemorySegment devices, long numDevices,
                                              MemorySegment epDevicesOut, long maxEpDevices, MemorySegment numOut) {
-        EpFactoryBridge bridge = REGISTRY.get(self);
+        EpFactoryBridge bridge = STRUCT.get(self);
         MemorySegment count = numOut.reinterpret(ValueLayout.JAVA_LONG.byteSize());
         count.set(ValueLayout.JAVA_LONG, 0, 0L);
         List<DeviceOffer> offers = bridge.factory.supportedDevices(bridge.hardwareDevices(devices, numDevices));
@@ -220,7 +211,7 @@ public final class EpFactoryBridge {
 
     static MemorySegment createEp(MemorySegment self, MemorySegment devices, MemorySegment metadataPairs, long numDevices,
                                   MemorySegment sessionOptions, MemorySegment logger, MemorySegment epOut) {
-        EpFactoryBridge bridge = REGISTRY.get(self);
+        EpFactoryBridge bridge = STRUCT.get(self);
         MemorySegment out = epOut.reinterpret(ValueLayout.ADDRESS.byteSize());
         out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
         Map<String, String> options = bridge.api().sessionConfigEntries(sessionOptions);
@@ -244,7 +235,7 @@ public final class EpFactoryBridge {
     }
 
     static MemorySegment createDataTransfer(MemorySegment self, MemorySegment dataTransferOut) {
-        EpFactoryBridge bridge = REGISTRY.get(self);
+        EpFactoryBridge bridge = STRUCT.get(self);
         MemorySegment out = dataTransferOut.reinterpret(ValueLayout.ADDRESS.byteSize());
         out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
         // Host-memory EPs have none (NULL): ORT copies host memory itself.
@@ -256,7 +247,7 @@ public final class EpFactoryBridge {
     }
 
     static boolean isStreamAware(MemorySegment self) {
-        return REGISTRY.get(self).factory.streamAware();
+        return STRUCT.get(self).factory.streamAware();
     }
 
     /**
@@ -266,7 +257,7 @@ public final class EpFactoryBridge {
      */
     static MemorySegment createAllocator(MemorySegment self, MemorySegment memoryInfo, MemorySegment allocatorOptions,
                                          MemorySegment allocatorOut) {
-        EpFactoryBridge bridge = REGISTRY.get(self);
+        EpFactoryBridge bridge = STRUCT.get(self);
         MemorySegment out = allocatorOut.reinterpret(ValueLayout.ADDRESS.byteSize());
         out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
         MemoryLocation location = MemoryLocations.of(bridge.runtime.epApi(),
@@ -292,7 +283,7 @@ public final class EpFactoryBridge {
 
     static MemorySegment createSyncStreamForDevice(MemorySegment self, MemorySegment memoryDevice,
                                                    MemorySegment streamOptions, MemorySegment streamOut) {
-        EpFactoryBridge bridge = REGISTRY.get(self);
+        EpFactoryBridge bridge = STRUCT.get(self);
         MemorySegment out = streamOut.reinterpret(ValueLayout.ADDRESS.byteSize());
         out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
         MemoryLocation location = MemoryLocations.of(bridge.runtime.epApi(), memoryDevice);
@@ -308,7 +299,7 @@ public final class EpFactoryBridge {
 
     static MemorySegment createExternalResourceImporterForDevice(MemorySegment self, MemorySegment epDevice,
                                                                  MemorySegment importerOut) {
-        EpFactoryBridge bridge = REGISTRY.get(self);
+        EpFactoryBridge bridge = STRUCT.get(self);
         MemorySegment out = importerOut.reinterpret(ValueLayout.ADDRESS.byteSize());
         out.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
         DeviceOffer offer = bridge.offersByEpDevice.get(epDevice.address());

@@ -300,11 +300,13 @@ final class GraphReader {
         return List.copyOf(result);
     }
 
-    private static List<Long> boxLongs(long[] values) {
+    /** An attribute's int64s as the SPI's list (GraphReader's nodes and KernelInfoView's attributes). */
+    static List<Long> boxLongs(long[] values) {
         return java.util.Arrays.stream(values).boxed().toList();
     }
 
-    private static List<Float> boxFloats(float[] values) {
+    /** An attribute's floats as the SPI's list. */
+    static List<Float> boxFloats(float[] values) {
         List<Float> result = new ArrayList<>(values.length);
         for (float v : values) {
             result.add(v);

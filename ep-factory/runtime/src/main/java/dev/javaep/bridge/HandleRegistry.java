@@ -17,7 +17,7 @@ import java.util.Map;
  * per session object) rebuild under a lock and publish through a volatile field. A {@code Map<Long, T>} would box
  * every address it is asked for.
  */
-final class HandleRegistry<T> {
+class HandleRegistry<T> {
     private final String kind;
     /** The registered objects by address; guarded by {@code this}. */
     private final Map<Long, T> objects = new HashMap<>();
@@ -44,11 +44,14 @@ final class HandleRegistry<T> {
     T get(long self) {
         T object = (T) table.get(self);
         if (object == null) {
-            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT,
-                    "javaep: unknown " + kind + " pointer 0x" + Long.toHexString(self)
-                            + " (already released, or not created by javaep)");
+            throw unknown(self);
         }
         return object;
+    }
+
+    private OrtException unknown(long self) {
+        return new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep: unknown " + kind + " pointer 0x"
+                + Long.toHexString(self) + " (already released, or not created by javaep)");
     }
 
     /** The object at {@code self}, or null when javaep did not create it (or it was released). */
@@ -66,6 +69,15 @@ final class HandleRegistry<T> {
         T object = objects.remove(self.address());
         if (object != null) {
             table = Table.of(objects);
+        }
+        return object;
+    }
+
+    /** Removes the object at {@code self} for a release that can fail: ORT_INVALID_ARGUMENT for a pointer javaep does not know. */
+    T removeKnown(MemorySegment self) {
+        T object = remove(self);
+        if (object == null) {
+            throw unknown(self.address());
         }
         return object;
     }

@@ -8,12 +8,9 @@ import dev.javaep.ort.OrtExternalMemoryHandleStruct;
 import dev.javaep.spi.DeviceAllocator;
 import dev.javaep.spi.ExternalMemoryDescriptor;
 import dev.javaep.spi.ImportedMemory;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
-import java.util.EnumSet;
-import java.util.Optional;
 
 /**
  * An {@code OrtExternalMemoryHandle} (the base struct ORT defines, nothing of ours after it) in front
@@ -21,33 +18,23 @@ import java.util.Optional;
  * ({@code CreateTensorWithDataAndDeleterAsOrtValue}) that holds a reference, so the app may release
  * the handle while tensors are still bound: the memory is unmapped when the last of them goes.
  */
-final class ImportedMemoryBridge {
-    private static final HandleRegistry<ImportedMemoryBridge> REGISTRY = new HandleRegistry<>("OrtExternalMemoryHandle");
-    private static final CallbackStruct<OrtExternalMemoryHandleStruct> STRUCT =
+final class ImportedMemoryBridge extends ImportedHandleBridge {
+    private static final CallbackStruct<OrtExternalMemoryHandleStruct, ImportedMemoryBridge> STRUCT =
             new CallbackStruct<>(OrtExternalMemoryHandleStruct.class, MethodHandles.lookup());
 
-    private final ImporterBridge importer;
     private final ImportedMemory memory;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment struct;
     private final References references = new References(this::close);
     /** The {@code OrtAllocator} whose Free ORT calls when a tensor over this memory is released; made on first use. */
     private MemorySegment tensorDeleter;
 
     private ImportedMemoryBridge(ImporterBridge importer, ImportedMemory memory, ExternalMemoryDescriptor descriptor,
                                  int descriptorVersion) {
-        this.importer = importer;
+        super(STRUCT, importer, MEMORY_HANDLE, MEMORY_DESCRIPTOR, descriptorVersion);
         this.memory = memory;
-        this.struct = STRUCT.allocate(arena, importer.runtime().apiVersion(), EnumSet.allOf(OrtExternalMemoryHandleStruct.class));
-        struct.set(ValueLayout.ADDRESS, offset(MEMORY_HANDLE, "ep_device"), importer.epDevice());
-        // The app's descriptor, as the header asks, but without native_handle: after an fd import the
-        // fd is no longer the app's, and its number may be reused.
-        MemorySegment copy = struct.asSlice(offset(MEMORY_HANDLE, "descriptor"), MEMORY_DESCRIPTOR.byteSize());
-        copy.set(ValueLayout.JAVA_INT, 0, descriptorVersion);
-        copy.set(ValueLayout.JAVA_INT, offset(MEMORY_DESCRIPTOR, "handle_type"), descriptor.type().ortValue());
-        copy.set(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "size_bytes"), descriptor.sizeBytes());
-        copy.set(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "offset_bytes"), descriptor.offsetBytes());
-        REGISTRY.register(struct, this);
+        descriptorCopy.set(ValueLayout.JAVA_INT, offset(MEMORY_DESCRIPTOR, "handle_type"), descriptor.type().ortValue());
+        descriptorCopy.set(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "size_bytes"), descriptor.sizeBytes());
+        descriptorCopy.set(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "offset_bytes"), descriptor.offsetBytes());
+        STRUCT.register(this);
     }
 
     /** Wraps a fresh import; if that fails, the import is closed (the caller then still owns nothing new). */
@@ -57,12 +44,9 @@ final class ImportedMemoryBridge {
                 () -> new ImportedMemoryBridge(importer, memory, descriptor, descriptorVersion).struct, memory::close);
     }
 
-    static Optional<ImportedMemoryBridge> find(MemorySegment handle) {
-        return Optional.ofNullable(REGISTRY.find(handle));
-    }
-
-    ImporterBridge importer() {
-        return importer;
+    /** The import at {@code handle}, or null when it is none of javaep's (or was released). */
+    static ImportedMemoryBridge find(MemorySegment handle) {
+        return STRUCT.find(handle);
     }
 
     long byteSize() {
@@ -105,7 +89,7 @@ final class ImportedMemoryBridge {
 
     /** {@code handle->Release}: the app lets go of the handle (tensors may live on). */
     static void release(MemorySegment handle) {
-        ImportedMemoryBridge bridge = REGISTRY.release(handle);
+        ImportedMemoryBridge bridge = STRUCT.release(handle);
         if (bridge != null) {
             bridge.references.releaseOwner();
         }

@@ -7,34 +7,23 @@ import static dev.javaep.ort.OrtInteropLayouts.offset;
 import dev.javaep.ort.OrtExternalSemaphoreHandleStruct;
 import dev.javaep.spi.ExternalSemaphoreDescriptor;
 import dev.javaep.spi.ImportedSemaphore;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
-import java.util.EnumSet;
-import java.util.Optional;
 
 /** An {@code OrtExternalSemaphoreHandle} (ORT's base struct) in front of one {@link ImportedSemaphore}. */
-final class ImportedSemaphoreBridge {
-    private static final HandleRegistry<ImportedSemaphoreBridge> REGISTRY = new HandleRegistry<>("OrtExternalSemaphoreHandle");
-    private static final CallbackStruct<OrtExternalSemaphoreHandleStruct> STRUCT =
+final class ImportedSemaphoreBridge extends ImportedHandleBridge {
+    private static final CallbackStruct<OrtExternalSemaphoreHandleStruct, ImportedSemaphoreBridge> STRUCT =
             new CallbackStruct<>(OrtExternalSemaphoreHandleStruct.class, MethodHandles.lookup());
 
-    private final ImporterBridge importer;
     private final ImportedSemaphore semaphore;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment struct;
 
     private ImportedSemaphoreBridge(ImporterBridge importer, ImportedSemaphore semaphore,
                                     ExternalSemaphoreDescriptor descriptor, int descriptorVersion) {
-        this.importer = importer;
+        super(STRUCT, importer, SEMAPHORE_HANDLE, SEMAPHORE_DESCRIPTOR, descriptorVersion);
         this.semaphore = semaphore;
-        this.struct = STRUCT.allocate(arena, importer.runtime().apiVersion(), EnumSet.allOf(OrtExternalSemaphoreHandleStruct.class));
-        struct.set(ValueLayout.ADDRESS, offset(SEMAPHORE_HANDLE, "ep_device"), importer.epDevice());
-        MemorySegment copy = struct.asSlice(offset(SEMAPHORE_HANDLE, "descriptor"), SEMAPHORE_DESCRIPTOR.byteSize());
-        copy.set(ValueLayout.JAVA_INT, 0, descriptorVersion);
-        copy.set(ValueLayout.JAVA_INT, offset(SEMAPHORE_DESCRIPTOR, "type"), descriptor.type().ortValue());
-        REGISTRY.register(struct, this); // native_handle left NULL, as for memory handles
+        descriptorCopy.set(ValueLayout.JAVA_INT, offset(SEMAPHORE_DESCRIPTOR, "type"), descriptor.type().ortValue());
+        STRUCT.register(this);
     }
 
     static MemorySegment create(ImporterBridge importer, ImportedSemaphore semaphore, ExternalSemaphoreDescriptor descriptor,
@@ -43,12 +32,9 @@ final class ImportedSemaphoreBridge {
                 () -> new ImportedSemaphoreBridge(importer, semaphore, descriptor, descriptorVersion).struct, semaphore::close);
     }
 
-    static Optional<ImportedSemaphoreBridge> find(MemorySegment handle) {
-        return Optional.ofNullable(REGISTRY.find(handle));
-    }
-
-    ImporterBridge importer() {
-        return importer;
+    /** The import at {@code handle}, or null when it is none of javaep's (or was released). */
+    static ImportedSemaphoreBridge find(MemorySegment handle) {
+        return STRUCT.find(handle);
     }
 
     ImportedSemaphore semaphore() {
@@ -57,14 +43,15 @@ final class ImportedSemaphoreBridge {
 
     /** {@code handle->Release}. */
     static void release(MemorySegment handle) {
-        ImportedSemaphoreBridge bridge = REGISTRY.release(handle);
-        if (bridge == null) {
-            return;
-        }
-        try (bridge.arena) {
-            bridge.semaphore.close();
+        STRUCT.releaseAndClose(handle);
+    }
+
+    @Override
+    void onRelease() {
+        try {
+            semaphore.close();
         } finally {
-            bridge.importer.references().release();
+            importer.references().release();
         }
     }
 }

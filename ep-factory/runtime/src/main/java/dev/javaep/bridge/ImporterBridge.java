@@ -14,11 +14,9 @@ import dev.javaep.spi.ExternalSemaphoreType;
 import dev.javaep.spi.FlightRecorder;
 import dev.javaep.spi.ImportedMemory;
 import dev.javaep.spi.ImportedSemaphore;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
-import java.util.EnumSet;
 import java.util.List;
 
 /**
@@ -30,26 +28,22 @@ import java.util.List;
  * and its last tensor are gone, and the importer when its last import is; nothing is freed twice, and
  * a stale pointer is refused with ORT_INVALID_ARGUMENT (or logged, where the callback returns void).
  */
-final class ImporterBridge {
-    private static final HandleRegistry<ImporterBridge> REGISTRY = new HandleRegistry<>("OrtExternalResourceImporterImpl");
-    private static final CallbackStruct<OrtExternalResourceImporterImplStruct> STRUCT =
+final class ImporterBridge extends StructBridge {
+    private static final CallbackStruct<OrtExternalResourceImporterImplStruct, ImporterBridge> STRUCT =
             new CallbackStruct<>(OrtExternalResourceImporterImplStruct.class, MethodHandles.lookup());
 
     private final ExternalResourceImporter importer;
-    private final OrtRuntime runtime;
     private final String epName;
     private final MemorySegment epDevice;
     private final MemorySegment tensorMemoryInfo;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment struct;
     private final References references = new References(this::close);
     private final InteropDescriptors.Importable<ExternalMemoryType> memoryTypes;
     private final InteropDescriptors.Importable<ExternalSemaphoreType> semaphoreTypes;
 
     private ImporterBridge(ExternalResourceImporter importer, OrtRuntime runtime, String epName, MemorySegment epDevice,
                            MemorySegment tensorMemoryInfo) {
+        super(STRUCT, runtime);
         this.importer = importer;
-        this.runtime = runtime;
         this.epName = epName;
         this.epDevice = epDevice;
         this.tensorMemoryInfo = tensorMemoryInfo;
@@ -57,8 +51,7 @@ final class ImporterBridge {
                 List.of(ExternalMemoryType.values()));
         this.semaphoreTypes = new InteropDescriptors.Importable<>(epName, importer::canImportSemaphore,
                 List.of(ExternalSemaphoreType.values()));
-        this.struct = STRUCT.allocate(arena, runtime.apiVersion(), EnumSet.allOf(OrtExternalResourceImporterImplStruct.class));
-        REGISTRY.register(struct, this);
+        STRUCT.register(this);
     }
 
     /**
@@ -97,7 +90,7 @@ final class ImporterBridge {
     }
 
     private void close() {
-        REGISTRY.remove(struct);
+        STRUCT.remove(struct);
         try {
             importer.close();
         } finally {
@@ -126,33 +119,43 @@ final class ImporterBridge {
     }
 
     private ImportedSemaphoreBridge semaphore(MemorySegment handle) {
+        return importedHere(handle, ImportedSemaphoreBridge.find(handle), "OrtExternalSemaphoreHandle", "semaphore",
+                "import it with this device's importer");
+    }
+
+    /**
+     * The import at {@code handle} ({@code found}: what its bridge class registered there, or null), which this
+     * importer's EP device must have made.
+     */
+    private <H extends ImportedHandleBridge> H importedHere(MemorySegment handle, H found, String struct, String what,
+                                                           String advice) {
         if (handle.equals(MemorySegment.NULL)) {
-            throw new IllegalArgumentException("javaep: the OrtExternalSemaphoreHandle is NULL");
+            throw new IllegalArgumentException("javaep: the " + struct + " is NULL");
         }
-        ImportedSemaphoreBridge semaphore = ImportedSemaphoreBridge.find(handle).orElseThrow(() ->
-                new IllegalArgumentException("javaep: the OrtExternalSemaphoreHandle was not imported by javaep,"
-                        + " or was already released"));
-        if (!semaphore.importer().epDevice.equals(epDevice)) {
-            throw new IllegalArgumentException("javaep: the semaphore was imported for another EP device ("
-                    + semaphore.importer().epName + "); import it with this device's importer");
+        if (found == null) {
+            throw new IllegalArgumentException("javaep: the " + struct + " was not imported by javaep, or was already released");
         }
-        return semaphore;
+        if (!found.importer.epDevice.equals(epDevice)) {
+            throw new IllegalArgumentException("javaep: the " + what + " was imported for another EP device ("
+                    + found.importer.epName + "); " + advice);
+        }
+        return found;
     }
 
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static boolean canImportMemory(MemorySegment self, int type) {
-        ImporterBridge bridge = REGISTRY.get(self);
+        ImporterBridge bridge = STRUCT.get(self);
         return ExternalMemoryType.fromOrt(type).map(bridge::canImport).orElse(false);
     }
 
     static boolean canImportSemaphore(MemorySegment self, int type) {
-        ImporterBridge bridge = REGISTRY.get(self);
+        ImporterBridge bridge = STRUCT.get(self);
         return ExternalSemaphoreType.fromOrt(type).map(bridge.importer::canImportSemaphore).orElse(false);
     }
 
     static MemorySegment importMemory(MemorySegment self, MemorySegment descriptor, MemorySegment handleOut) {
-        ImporterBridge bridge = REGISTRY.get(self);
+        ImporterBridge bridge = STRUCT.get(self);
         MemorySegment out = clearOut(handleOut, "OrtExternalMemoryHandle");
         ExternalMemoryDescriptor checked = InteropDescriptors.memory(descriptor, bridge.memoryTypes);
         ExternalMemoryImportEvent event = FlightRecorder.AVAILABLE ? ExternalMemoryImportEvent.beginIfRecorded() : null;
@@ -172,24 +175,16 @@ final class ImporterBridge {
 
     static MemorySegment createTensorFromMemory(MemorySegment self, MemorySegment handle, MemorySegment descriptor,
                                                 MemorySegment tensorOut) {
-        ImporterBridge bridge = REGISTRY.get(self);
+        ImporterBridge bridge = STRUCT.get(self);
         MemorySegment out = clearOut(tensorOut, "OrtValue");
-        if (handle.equals(MemorySegment.NULL)) {
-            throw new IllegalArgumentException("javaep: the OrtExternalMemoryHandle is NULL");
-        }
-        ImportedMemoryBridge memory = ImportedMemoryBridge.find(handle).orElseThrow(() ->
-                new IllegalArgumentException("javaep: the OrtExternalMemoryHandle was not imported by javaep,"
-                        + " or was already released"));
-        if (!memory.importer().epDevice.equals(bridge.epDevice)) {
-            throw new IllegalArgumentException("javaep: the memory was imported for another EP device ("
-                    + memory.importer().epName + "); its tensors must be made by that device's importer");
-        }
+        ImportedMemoryBridge memory = bridge.importedHere(handle, ImportedMemoryBridge.find(handle),
+                "OrtExternalMemoryHandle", "memory", "its tensors must be made by that device's importer");
         out.set(ValueLayout.ADDRESS, 0, memory.createTensor(InteropDescriptors.tensor(descriptor, memory.byteSize())));
         return MemorySegment.NULL;
     }
 
     static MemorySegment importSemaphore(MemorySegment self, MemorySegment descriptor, MemorySegment handleOut) {
-        ImporterBridge bridge = REGISTRY.get(self);
+        ImporterBridge bridge = STRUCT.get(self);
         MemorySegment out = clearOut(handleOut, "OrtExternalSemaphoreHandle");
         ExternalSemaphoreDescriptor checked = InteropDescriptors.semaphore(descriptor, bridge.semaphoreTypes);
         ImportedSemaphore semaphore = bridge.importer.importSemaphore(checked);
@@ -220,7 +215,7 @@ final class ImporterBridge {
                                           String name, SemaphoreOperation operation) {
         long start = BridgeStatistics.start();
         ExternalSemaphoreEvent event = FlightRecorder.AVAILABLE ? ExternalSemaphoreEvent.beginIfRecorded() : null;
-        ImporterBridge bridge = REGISTRY.get(self);
+        ImporterBridge bridge = STRUCT.get(self);
         ImportedSemaphore semaphore = bridge.semaphore(handle).semaphore();
         DeviceStream deviceStream = bridge.stream(stream);
         operation.apply(bridge.importer, semaphore, deviceStream, value);
@@ -233,7 +228,7 @@ final class ImporterBridge {
 
     /** The app released its importer (ORT's wrapper calls this from its destructor). */
     static void release(MemorySegment self) {
-        ImporterBridge bridge = REGISTRY.find(self);
+        ImporterBridge bridge = STRUCT.find(self);
         if (bridge == null) {
             EpLog.warning("javaep: OrtExternalResourceImporterImpl::Release got an unknown importer");
             return;

@@ -13,9 +13,12 @@ import dev.javaep.spi.ExternalMemoryType;
 import dev.javaep.spi.ExternalSemaphoreDescriptor;
 import dev.javaep.spi.ExternalSemaphoreType;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 /**
@@ -35,15 +38,11 @@ final class InteropDescriptors {
     record TensorView(ElementType elementType, long[] shape, long offsetBytes, long byteSize) {}
 
     static ExternalMemoryDescriptor memory(MemorySegment descriptor, Importable<ExternalMemoryType> importable) {
-        MemorySegment d = requireStruct(descriptor, "OrtExternalMemoryDescriptor", MEMORY_DESCRIPTOR.byteSize());
-        checkVersion("OrtExternalMemoryDescriptor", d.get(ValueLayout.JAVA_INT, 0));
-        int rawType = d.get(ValueLayout.JAVA_INT, offset(MEMORY_DESCRIPTOR, "handle_type"));
-        ExternalMemoryType type = ExternalMemoryType.fromOrt(rawType).orElseThrow(() -> new IllegalArgumentException(
-                "javaep: OrtExternalMemoryDescriptor.handle_type " + rawType + " is not an OrtExternalMemoryHandleType"
-                        + " (known: " + Arrays.toString(ExternalMemoryType.values()) + ")"));
+        MemorySegment d = versionedStruct(descriptor, MEMORY_DESCRIPTOR);
+        ExternalMemoryType type = type(d, MEMORY_DESCRIPTOR, "handle_type", "OrtExternalMemoryHandleType",
+                ExternalMemoryType::fromOrt, ExternalMemoryType.values());
         importable.require(type, "memory");
-        long handle = d.get(ValueLayout.ADDRESS, offset(MEMORY_DESCRIPTOR, "native_handle")).address();
-        checkHandle("OrtExternalMemoryDescriptor", type.handleKind(), handle);
+        long handle = nativeHandle(d, MEMORY_DESCRIPTOR, type.handleKind());
         long size = d.get(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "size_bytes"));
         long offsetBytes = d.get(ValueLayout.JAVA_LONG, offset(MEMORY_DESCRIPTOR, "offset_bytes"));
         if (size == 0) {
@@ -62,22 +61,16 @@ final class InteropDescriptors {
     }
 
     static ExternalSemaphoreDescriptor semaphore(MemorySegment descriptor, Importable<ExternalSemaphoreType> importable) {
-        MemorySegment d = requireStruct(descriptor, "OrtExternalSemaphoreDescriptor", SEMAPHORE_DESCRIPTOR.byteSize());
-        checkVersion("OrtExternalSemaphoreDescriptor", d.get(ValueLayout.JAVA_INT, 0));
-        int rawType = d.get(ValueLayout.JAVA_INT, offset(SEMAPHORE_DESCRIPTOR, "type"));
-        ExternalSemaphoreType type = ExternalSemaphoreType.fromOrt(rawType).orElseThrow(() -> new IllegalArgumentException(
-                "javaep: OrtExternalSemaphoreDescriptor.type " + rawType + " is not an OrtExternalSemaphoreType"
-                        + " (known: " + Arrays.toString(ExternalSemaphoreType.values()) + ")"));
+        MemorySegment d = versionedStruct(descriptor, SEMAPHORE_DESCRIPTOR);
+        ExternalSemaphoreType type = type(d, SEMAPHORE_DESCRIPTOR, "type", "OrtExternalSemaphoreType",
+                ExternalSemaphoreType::fromOrt, ExternalSemaphoreType.values());
         importable.require(type, "semaphores");
-        long handle = d.get(ValueLayout.ADDRESS, offset(SEMAPHORE_DESCRIPTOR, "native_handle")).address();
-        checkHandle("OrtExternalSemaphoreDescriptor", type.handleKind(), handle);
-        return new ExternalSemaphoreDescriptor(type, handle);
+        return new ExternalSemaphoreDescriptor(type, nativeHandle(d, SEMAPHORE_DESCRIPTOR, type.handleKind()));
     }
 
     /** Checks a tensor descriptor against the {@code mappedBytes} of the memory it views. */
     static TensorView tensor(MemorySegment descriptor, long mappedBytes) {
-        MemorySegment d = requireStruct(descriptor, "OrtExternalTensorDescriptor", TENSOR_DESCRIPTOR.byteSize());
-        checkVersion("OrtExternalTensorDescriptor", d.get(ValueLayout.JAVA_INT, 0));
+        MemorySegment d = versionedStruct(descriptor, TENSOR_DESCRIPTOR);
         int rawType = d.get(ValueLayout.JAVA_INT, offset(TENSOR_DESCRIPTOR, "element_type"));
         ElementType type = elementType(rawType);
         long rank = d.get(ValueLayout.JAVA_LONG, offset(TENSOR_DESCRIPTOR, "rank"));
@@ -137,11 +130,30 @@ final class InteropDescriptors {
         }
     }
 
-    private static MemorySegment requireStruct(MemorySegment pointer, String struct, long size) {
+    /** The descriptor at {@code pointer}, sized as {@code layout} (named after the C struct), with a version javaep reads. */
+    private static MemorySegment versionedStruct(MemorySegment pointer, StructLayout layout) {
+        String struct = layout.name().orElseThrow();
         if (pointer.equals(MemorySegment.NULL)) {
             throw new IllegalArgumentException("javaep: the " + struct + " pointer is NULL");
         }
-        return pointer.reinterpret(size);
+        MemorySegment d = pointer.reinterpret(layout.byteSize());
+        checkVersion(struct, d.get(ValueLayout.JAVA_INT, offset(layout, "version")));
+        return d;
+    }
+
+    /** The descriptor's type {@code field}; a value javaep does not define is refused, with the ones it does. */
+    private static <T extends Enum<T>> T type(MemorySegment d, StructLayout layout, String field, String cType,
+                                              IntFunction<Optional<T>> fromOrt, T[] known) {
+        int raw = d.get(ValueLayout.JAVA_INT, offset(layout, field));
+        return fromOrt.apply(raw).orElseThrow(() -> new IllegalArgumentException("javaep: " + layout.name().orElseThrow()
+                + "." + field + " " + raw + " is not an " + cType + " (known: " + Arrays.toString(known) + ")"));
+    }
+
+    /** The descriptor's {@code native_handle}, checked as a handle of {@code kind}. */
+    private static long nativeHandle(MemorySegment d, StructLayout layout, ExternalMemoryType.NativeHandleKind kind) {
+        long handle = d.get(ValueLayout.ADDRESS, offset(layout, "native_handle")).address();
+        checkHandle(layout.name().orElseThrow(), kind, handle);
+        return handle;
     }
 
     private static void checkHandle(String struct, ExternalMemoryType.NativeHandleKind kind, long handle) {

@@ -128,11 +128,7 @@ final class KernelContextView implements KernelContext {
                     && sameShape(seen.tensor.shape(), dims, rank)) {
                 return seen.tensor;
             }
-            long[] shape = new long[Math.toIntExact(rank)];
-            for (int i = 0; i < shape.length; i++) {
-                shape[i] = EVERYTHING.get(JAVA_LONG_UNALIGNED, dims + 8L * i);
-            }
-            inputs[index] = seen = seen(value, data, location, elementType, shape);
+            inputs[index] = seen = seen(value, data, location, elementType, dimensions(dims, rank));
             return seen.tensor;
         } catch (Throwable t) {
             throw OrtApi.rethrow(t);
@@ -160,11 +156,7 @@ final class KernelContextView implements KernelContext {
             check((long) calls.getTypeAndShape.invokeExact(value, scratchAddress + TYPE, scratchAddress + SHAPE_POINTER,
                     scratchAddress + RANK));
             int elementType = scratch.get(JAVA_INT, TYPE);
-            long[] actual = new long[Math.toIntExact(scratch.get(JAVA_LONG, RANK))];
-            long dims = scratch.get(JAVA_LONG, SHAPE_POINTER);
-            for (int i = 0; i < actual.length; i++) {
-                actual[i] = EVERYTHING.get(JAVA_LONG_UNALIGNED, dims + 8L * i);
-            }
+            long[] actual = dimensions(scratch.get(JAVA_LONG, SHAPE_POINTER), scratch.get(JAVA_LONG, RANK));
             outputs[index] = seen = seen(value, data, location, elementType, actual);
             return seen.tensor;
         } catch (Throwable t) {
@@ -225,6 +217,15 @@ final class KernelContextView implements KernelContext {
     private Seen seen(long value, long data, MemoryLocation location, int elementType, long[] shape) {
         return new Seen(value, data, location, MemoryLocations.reference(runtime, location).address(), elementType,
                 tensor(ElementType.fromOnnx(elementType), shape, data, location));
+    }
+
+    /** ORT's {@code rank} dimensions at address {@code dims}, copied (for a tensor not seen before). */
+    private static long[] dimensions(long dims, long rank) {
+        long[] shape = new long[Math.toIntExact(rank)];
+        for (int i = 0; i < shape.length; i++) {
+            shape[i] = EVERYTHING.get(JAVA_LONG_UNALIGNED, dims + 8L * i);
+        }
+        return shape;
     }
 
     /** Whether ORT's {@code rank} dimensions at address {@code dims} are {@code shape}. */

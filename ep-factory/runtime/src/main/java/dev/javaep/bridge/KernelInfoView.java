@@ -4,7 +4,6 @@ import dev.javaep.ort.OrtApi;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.KernelInfo;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -117,23 +116,11 @@ final class KernelInfoView implements KernelInfo {
 
     @Override
     public List<Long> intsAttribute(String name, List<Long> defaultValue) {
-        return api.kernelInfoAttributeInt64s(info(), name).map(values -> {
-            List<Long> list = new ArrayList<>(values.length);
-            for (long v : values) {
-                list.add(v);
-            }
-            return List.copyOf(list);
-        }).orElse(defaultValue);
+        return api.kernelInfoAttributeInt64s(info(), name).map(GraphReader::boxLongs).orElse(defaultValue);
     }
 
     @Override
     public List<Float> floatsAttribute(String name, List<Float> defaultValue) {
-        return api.kernelInfoAttributeFloats(info(), name).map(values -> {
-            List<Float> list = new ArrayList<>(values.length);
-            for (float v : values) {
-                list.add(v);
-            }
-            return List.copyOf(list);
-        }).orElse(defaultValue);
+        return api.kernelInfoAttributeFloats(info(), name).map(GraphReader::boxFloats).orElse(defaultValue);
     }
 }

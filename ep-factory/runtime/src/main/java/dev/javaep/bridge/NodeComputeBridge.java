@@ -5,18 +5,15 @@ import dev.javaep.ort.OrtNodeComputeInfoStruct;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.FlightRecorder;
 import dev.javaep.spi.Node;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /** An {@code OrtNodeComputeInfo} in front of one {@link CompiledNode}. */
-final class NodeComputeBridge {
-    private static final HandleRegistry<NodeComputeBridge> REGISTRY = new HandleRegistry<>("OrtNodeComputeInfo");
-    private static final CallbackStruct<OrtNodeComputeInfoStruct> STRUCT =
+final class NodeComputeBridge extends StructBridge {
+    private static final CallbackStruct<OrtNodeComputeInfoStruct, NodeComputeBridge> STRUCT =
             new CallbackStruct<>(OrtNodeComputeInfoStruct.class, MethodHandles.lookup());
 
     private final CompiledNode compiled;
@@ -27,13 +24,12 @@ final class NodeComputeBridge {
     private final int nodeCount;
     private final String nodes;
     private final ProfilerBridge.Timeline timeline;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment struct;
     /** Each thread's view of its Compute calls' kernel context: its scratch and what it saw last Run (no allocation per Run). */
     private final ThreadLocal<KernelContextView> views;
 
     private NodeComputeBridge(CompiledNode compiled, OrtRuntime runtime, KernelMemory memory, String epName,
                               String nodeName, List<Node> group, ProfilerBridge.Timeline timeline) {
+        super(STRUCT, runtime);
         this.compiled = compiled;
         this.epName = epName;
         this.nodeName = nodeName;
@@ -42,8 +38,7 @@ final class NodeComputeBridge {
         this.nodes = group.stream().map(node -> node.opType() + ":" + node.name()).collect(Collectors.joining(","));
         this.description = epName + "'s compiled node '" + nodeName + "' (" + nodeCount + " nodes)";
         this.views = ThreadLocal.withInitial(() -> new KernelContextView(runtime, memory, java.util.Set.of(), description));
-        this.struct = STRUCT.allocate(arena, runtime.apiVersion(), EnumSet.allOf(OrtNodeComputeInfoStruct.class));
-        REGISTRY.register(struct, this);
+        STRUCT.register(this);
     }
 
     /**
@@ -58,18 +53,18 @@ final class NodeComputeBridge {
 
     /** Releases the compute info at {@code pointer}; unknown pointers are ignored (and logged). */
     static void release(MemorySegment pointer) {
-        NodeComputeBridge bridge = REGISTRY.release(pointer);
-        if (bridge != null) {
-            try (bridge.arena) {
-                bridge.compiled.close();
-            }
-        }
+        STRUCT.releaseAndClose(pointer);
+    }
+
+    @Override
+    void onRelease() {
+        compiled.close();
     }
 
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static MemorySegment createState(MemorySegment self, MemorySegment computeContext, MemorySegment stateOut) {
-        REGISTRY.get(self);
+        STRUCT.get(self);
         // The compiled node keeps no per-state data; ORT passes state back to Compute and ReleaseState.
         stateOut.reinterpret(ValueLayout.ADDRESS.byteSize()).set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
         return MemorySegment.NULL;
@@ -80,7 +75,7 @@ final class NodeComputeBridge {
         long start = BridgeStatistics.start();
         long allocationStart = BridgeStatistics.startAllocation();
         CompiledNodeComputeEvent event = FlightRecorder.AVAILABLE ? CompiledNodeComputeEvent.beginIfRecorded() : null;
-        NodeComputeBridge bridge = REGISTRY.get(self);
+        NodeComputeBridge bridge = STRUCT.get(self);
         long profiledFrom = bridge.timeline.recording() ? System.nanoTime() : 0L;
         bridge.compiled.compute(bridge.views.get().bind(kernelContext,
                 profiledFrom != 0L ? bridge.timeline.forCompute(bridge.nodeName) : null));

@@ -5,7 +5,6 @@ import dev.javaep.ort.OrtException;
 import dev.javaep.ort.OrtKernelImplStruct;
 import dev.javaep.spi.FlightRecorder;
 import dev.javaep.spi.OpKernel;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.util.EnumSet;
@@ -16,13 +15,13 @@ import java.util.Set;
  * ({@link KernelRegistryBridge}) for one node, owned by ORT from then on and freed when ORT calls
  * {@code Release}. Independent of the EP bridge: ORT may release kernels before or after the EP.
  */
-final class OpKernelBridge {
-    private static final HandleRegistry<OpKernelBridge> REGISTRY = new HandleRegistry<>("OrtKernelImpl");
-    private static final CallbackStruct<OrtKernelImplStruct> STRUCT =
-            new CallbackStruct<>(OrtKernelImplStruct.class, MethodHandles.lookup());
+final class OpKernelBridge extends StructBridge {
     // PrePackWeight and SetSharedPrePackedWeight are optional; NULL tells ORT the kernel packs nothing.
     private static final EnumSet<OrtKernelImplStruct> IMPLEMENTED =
             EnumSet.of(OrtKernelImplStruct.Compute, OrtKernelImplStruct.Release);
+    /** Package-private for the test of what the struct ORT gets holds. */
+    static final CallbackStruct<OrtKernelImplStruct, OpKernelBridge> STRUCT =
+            new CallbackStruct<>(OrtKernelImplStruct.class, MethodHandles.lookup(), IMPLEMENTED);
 
     private final OpKernel kernel;
     private final String description;
@@ -30,21 +29,19 @@ final class OpKernelBridge {
     private final String epName;
     private final String opType;
     private final String nodeName;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment struct;
     /** Each thread's view of its Compute calls' kernel context ({@link KernelContextView}). */
     private final ThreadLocal<KernelContextView> views;
 
     private OpKernelBridge(OpKernel kernel, OrtRuntime runtime, KernelMemory memory, Set<Integer> hostInputs,
                            String epName, String opType, String nodeName) {
+        super(STRUCT, runtime);
         this.kernel = kernel;
         this.epName = epName;
         this.opType = opType;
         this.nodeName = nodeName;
         this.description = describe(epName, opType, nodeName);
         this.views = ThreadLocal.withInitial(() -> new KernelContextView(runtime, memory, hostInputs, description));
-        this.struct = STRUCT.allocate(arena, runtime.apiVersion(), IMPLEMENTED);
-        REGISTRY.register(struct, this);
+        STRUCT.register(this);
     }
 
     /** What failure messages call a kernel, e.g. "MyEp's Relu kernel for node 'relu0'". */
@@ -64,7 +61,7 @@ final class OpKernelBridge {
     static long compute(long self, long kernelContext) {
         long start = BridgeStatistics.start();
         KernelComputeEvent event = FlightRecorder.AVAILABLE ? KernelComputeEvent.beginIfRecorded() : null;
-        OpKernelBridge bridge = REGISTRY.get(self);
+        OpKernelBridge bridge = STRUCT.get(self);
         try {
             bridge.kernel.compute(bridge.views.get().bind(kernelContext));
         } catch (OrtException e) {
@@ -83,11 +80,11 @@ final class OpKernelBridge {
 
     /** {@code OrtKernelImpl::Release}: closes the kernel and frees the struct; unknown pointers are logged. */
     static void release(MemorySegment self) {
-        OpKernelBridge bridge = REGISTRY.release(self);
-        if (bridge != null) {
-            try (bridge.arena) {
-                bridge.kernel.close();
-            }
-        }
+        STRUCT.releaseAndClose(self);
+    }
+
+    @Override
+    void onRelease() {
+        kernel.close();
     }
 }

@@ -4,7 +4,6 @@ import dev.javaep.ort.OrtEpApi;
 import dev.javaep.ort.OrtEpProfilerImplStruct;
 import dev.javaep.spi.EpLog;
 import dev.javaep.spi.StepProfiler;
-import java.lang.foreign.Arena;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -26,12 +25,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * without stalling a Run (after later Computes if the device got there, else at EndProfiling). StartEvent and
  * StopEvent stay NULL (optional): javaep's events need no correlation with ORT's.
  */
-final class ProfilerBridge {
-    private static final HandleRegistry<ProfilerBridge> REGISTRY = new HandleRegistry<>("OrtEpProfilerImpl");
-    private static final CallbackStruct<OrtEpProfilerImplStruct> STRUCT =
-            new CallbackStruct<>(OrtEpProfilerImplStruct.class, MethodHandles.lookup());
+final class ProfilerBridge extends StructBridge {
     private static final EnumSet<OrtEpProfilerImplStruct> IMPLEMENTED = EnumSet.of(OrtEpProfilerImplStruct.Release,
             OrtEpProfilerImplStruct.StartProfiling, OrtEpProfilerImplStruct.EndProfiling);
+    private static final CallbackStruct<OrtEpProfilerImplStruct, ProfilerBridge> STRUCT =
+            new CallbackStruct<>(OrtEpProfilerImplStruct.class, MethodHandles.lookup(), IMPLEMENTED);
     /** The prefix of every event name javaep adds to ORT's profile. */
     static final String EVENT_PREFIX = "javaep:";
 
@@ -182,21 +180,17 @@ final class ProfilerBridge {
         }
     }
 
-    private final OrtRuntime runtime;
     private final String epName;
     private final Timeline timeline;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment struct;
     /** System.nanoTime() at StartProfiling, and ORT's offset of that moment from its profiling start. */
     private long startNanos;
     private long startOffsetNanos;
 
     private ProfilerBridge(OrtRuntime runtime, String epName, Timeline timeline) {
-        this.runtime = runtime;
+        super(STRUCT, runtime);
         this.epName = epName;
         this.timeline = timeline;
-        this.struct = STRUCT.allocate(arena, runtime.apiVersion(), IMPLEMENTED);
-        REGISTRY.register(struct, this);
+        STRUCT.register(this);
     }
 
     static MemorySegment create(OrtRuntime runtime, String epName, Timeline timeline) {
@@ -235,12 +229,13 @@ final class ProfilerBridge {
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------
 
     static void release(MemorySegment self) {
-        ProfilerBridge bridge = REGISTRY.release(self);
-        if (bridge != null) {
-            bridge.timeline.recording = false;
-            bridge.timeline.clear();
-            bridge.arena.close();
-        }
+        STRUCT.releaseAndClose(self);
+    }
+
+    @Override
+    void onRelease() {
+        timeline.recording = false;
+        timeline.clear();
     }
 
     /**
@@ -249,7 +244,7 @@ final class ProfilerBridge {
      */
     static MemorySegment startProfiling(MemorySegment self, long startOffsetNanos) {
         long now = System.nanoTime();
-        ProfilerBridge bridge = REGISTRY.get(self);
+        ProfilerBridge bridge = STRUCT.get(self);
         if (startOffsetNanos == WARM_UP) {
             return MemorySegment.NULL;
         }
@@ -277,7 +272,7 @@ final class ProfilerBridge {
      * StartProfiling, then stops noting.
      */
     static MemorySegment endProfiling(MemorySegment self, MemorySegment container) {
-        ProfilerBridge bridge = REGISTRY.get(self);
+        ProfilerBridge bridge = STRUCT.get(self);
         List<Timeline.Compute> computes = new ArrayList<>();
         List<Timeline.Step> steps;
         synchronized (bridge) {

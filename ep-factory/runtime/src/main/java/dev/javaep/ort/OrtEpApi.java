@@ -125,11 +125,7 @@ public final class OrtEpApi {
 
     /** {@code CreateKernelRegistry}: an empty registry the EP owns; release with {@link #releaseKernelRegistry}. */
     public MemorySegment createKernelRegistry() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            api.check(table.call(OrtEpApiSlot.CreateKernelRegistry, out));
-            return out.get(ADDRESS, 0);
-        }
+        return created(OrtEpApiSlot.CreateKernelRegistry);
     }
 
     public void releaseKernelRegistry(MemorySegment registry) {
@@ -147,9 +143,14 @@ public final class OrtEpApi {
 
     /** {@code CreateKernelDefBuilder}; release with {@link #releaseKernelDefBuilder}. */
     public MemorySegment createKernelDefBuilder() {
+        return created(OrtEpApiSlot.CreateKernelDefBuilder);
+    }
+
+    /** {@code OrtStatus* Create...(T** out)}: the object ORT made, which the caller releases. */
+    private MemorySegment created(OrtEpApiSlot slot) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            api.check(table.call(OrtEpApiSlot.CreateKernelDefBuilder, out));
+            api.check(table.call(slot, out));
             return out.get(ADDRESS, 0);
         }
     }

@@ -12,8 +12,6 @@ import dev.javaep.spi.KernelDefinition;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandles;
-import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -38,11 +36,8 @@ class KernelRegistryBridgeTest {
 
     @Test
     void opKernelStructsHaveComputeAndReleaseAndLeaveFlagsAndPrePackingZero() {
-        CallbackStruct<OrtKernelImplStruct> struct =
-                new CallbackStruct<>(OrtKernelImplStruct.class, MethodHandles.lookup().in(OpKernelBridge.class));
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment impl = struct.allocate(arena, 24,
-                    EnumSet.of(OrtKernelImplStruct.Compute, OrtKernelImplStruct.Release));
+            MemorySegment impl = OpKernelBridge.STRUCT.allocate(arena, 24);
             assertEquals(OrtKernelImplStruct.SIZE, impl.byteSize());
             assertEquals(24, impl.get(ValueLayout.JAVA_INT, 0), "ort_version_supported");
             assertEquals(0, impl.get(ValueLayout.JAVA_INT, OrtKernelImplStruct.FLAGS_OFFSET), "flags must be 0");

@@ -15,8 +15,13 @@ public interface Tensor {
     MemorySegment data();
 
     default long elementCount() {
+        return elementCount(shape());
+    }
+
+    /** How many elements a tensor of {@code shape} holds (1 for a scalar); an overflow throws. */
+    static long elementCount(long[] shape) {
         long n = 1;
-        for (long d : shape()) {
+        for (long d : shape) {
             n = Math.multiplyExact(n, d);
         }
         return n;

@@ -41,11 +41,7 @@ class GraphPartitionerTest {
     @Test
     void aForeignNodeInsideADiamondSplitsIt() {
         // a -> b(supported) -> d ; a -> c(foreign) -> d: one group {a, b, d} would reach itself through c.
-        List<Node> nodes = List.of(
-                node("a", "Relu", List.of("x"), List.of("va")),
-                node("b", "Tanh", List.of("va"), List.of("vb")),
-                node("c", "Hardmax", List.of("va"), List.of("vc")),
-                node("d", "Add", List.of("vb", "vc"), List.of("y")));
+        List<Node> nodes = diamond("Hardmax");
         List<List<String>> groups = groups(nodes);
         assertEquals(List.of(List.of("a", "b"), List.of("d")), groups);
         assertNoGroupReachesItself(nodes, groups);
@@ -53,12 +49,16 @@ class GraphPartitionerTest {
 
     @Test
     void aSupportedDiamondIsOneGroup() {
-        List<Node> nodes = List.of(
+        assertEquals(List.of(List.of("a", "b", "c", "d")), groups(diamond("Sigmoid")));
+    }
+
+    /** a -> b -> d and a -> c -> d, with c an {@code middleOp} (Hardmax: foreign to the EP). */
+    private static List<Node> diamond(String middleOp) {
+        return List.of(
                 node("a", "Relu", List.of("x"), List.of("va")),
                 node("b", "Tanh", List.of("va"), List.of("vb")),
-                node("c", "Sigmoid", List.of("va"), List.of("vc")),
+                node("c", middleOp, List.of("va"), List.of("vc")),
                 node("d", "Add", List.of("vb", "vc"), List.of("y")));
-        assertEquals(List.of(List.of("a", "b", "c", "d")), groups(nodes));
     }
 
     @Test

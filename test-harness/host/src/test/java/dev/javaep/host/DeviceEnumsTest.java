@@ -3,6 +3,10 @@ package dev.javaep.host;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.Test;
 
 /** The C values of the memory enums (onnxruntime_c_api.h, unchanged since 1.23): ORT reads them as ints. */
@@ -10,25 +14,22 @@ class DeviceEnumsTest {
 
     @Test
     void valuesAreOrtsAndRoundTrip() {
-        assertEquals(0, MemoryDeviceType.CPU.value());
-        assertEquals(1, MemoryDeviceType.GPU.value());
-        assertEquals(2, MemoryDeviceType.FPGA.value());
-        assertEquals(3, MemoryDeviceType.NPU.value());
-        assertEquals(0, DeviceMemoryType.DEFAULT.value());
-        assertEquals(5, DeviceMemoryType.HOST_ACCESSIBLE.value());
-        assertEquals(-1, AllocatorType.INVALID.value());
-        assertEquals(0, AllocatorType.DEVICE.value());
-        assertEquals(1, AllocatorType.ARENA.value());
-        assertEquals(2, AllocatorType.READ_ONLY.value());
-        for (MemoryDeviceType t : MemoryDeviceType.values()) {
-            assertEquals(t, MemoryDeviceType.of(t.value()));
-        }
-        for (DeviceMemoryType t : DeviceMemoryType.values()) {
-            assertEquals(t, DeviceMemoryType.of(t.value()));
-        }
-        for (AllocatorType t : AllocatorType.values()) {
-            assertEquals(t, AllocatorType.of(t.value()));
-        }
+        assertValues(MemoryDeviceType.class, MemoryDeviceType::value, MemoryDeviceType::of, Map.of(
+                MemoryDeviceType.CPU, 0, MemoryDeviceType.GPU, 1, MemoryDeviceType.FPGA, 2, MemoryDeviceType.NPU, 3));
+        assertValues(DeviceMemoryType.class, DeviceMemoryType::value, DeviceMemoryType::of, Map.of(
+                DeviceMemoryType.DEFAULT, 0, DeviceMemoryType.HOST_ACCESSIBLE, 5));
+        assertValues(AllocatorType.class, AllocatorType::value, AllocatorType::of, Map.of(
+                AllocatorType.INVALID, -1, AllocatorType.DEVICE, 0, AllocatorType.ARENA, 1, AllocatorType.READ_ONLY, 2));
+    }
+
+    /** Every constant of {@code type} has its C value, and {@code of} finds it by that value. */
+    private static <E extends Enum<E>> void assertValues(Class<E> type, ToIntFunction<E> value, IntFunction<E> of,
+                                                         Map<E, Integer> expected) {
+        assertEquals(EnumSet.allOf(type), EnumSet.copyOf(expected.keySet()), type + ": a constant without its C value here");
+        expected.forEach((constant, c) -> {
+            assertEquals(c, value.applyAsInt(constant), constant::toString);
+            assertEquals(constant, of.apply(c));
+        });
     }
 
     @Test

@@ -1,24 +1,16 @@
 package dev.javaep.bridge.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
-import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 
 /** One {@code OrtNodeComputeInfo::Compute}: a compiled group of ONNX nodes run in one upcall. */
 @Name(CompiledNodeComputeEvent.NAME)
 @Label("Compiled Node Compute")
-@Category("javaep")
 @Description("ORT ran a compiled node of a Java execution provider: one upcall for a group of ONNX nodes")
-@StackTrace(false)
-public final class CompiledNodeComputeEvent extends Event {
+public final class CompiledNodeComputeEvent extends BridgeEvent {
     public static final String NAME = "javaep.CompiledNodeCompute";
     private static final CompiledNodeComputeEvent GATE = new CompiledNodeComputeEvent();
-
-    @Label("Execution Provider")
-    String executionProvider;
 
     @Label("Node")
     @Description("ORT's name of the fused node")
@@ -34,22 +26,13 @@ public final class CompiledNodeComputeEvent extends Event {
 
     /** A begun event when a recording wants it, else {@code null} (nothing allocated). */
     public static CompiledNodeComputeEvent beginIfRecorded() {
-        if (!GATE.isEnabled()) {
-            return null;
-        }
-        CompiledNodeComputeEvent event = new CompiledNodeComputeEvent();
-        event.begin();
-        return event;
+        return GATE.isEnabled() ? begun(new CompiledNodeComputeEvent()) : null;
     }
 
     /** Ends and commits {@code event} (from {@link #beginIfRecorded()}; {@code null} is a no-op). */
     public static void commit(CompiledNodeComputeEvent event, String executionProvider, String node, int nodeCount,
                               String nodes) {
-        if (event == null) {
-            return;
-        }
-        event.end();
-        if (event.shouldCommit()) {
+        if (endAndCheck(event)) {
             event.executionProvider = executionProvider;
             event.node = node;
             event.nodeCount = nodeCount;

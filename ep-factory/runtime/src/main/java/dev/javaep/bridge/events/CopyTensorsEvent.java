@@ -1,12 +1,9 @@
 package dev.javaep.bridge.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
-import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 
 /**
  * One {@code OrtDataTransferImpl::CopyTensors}: ORT's batch of copies (graph inputs and outputs in host memory,
@@ -14,15 +11,10 @@ import jdk.jfr.StackTrace;
  */
 @Name(CopyTensorsEvent.NAME)
 @Label("Copy Tensors")
-@Category("javaep")
 @Description("ORT asked a Java execution provider's data transfer to copy tensors")
-@StackTrace(false)
-public final class CopyTensorsEvent extends Event {
+public final class CopyTensorsEvent extends BridgeEvent {
     public static final String NAME = "javaep.CopyTensors";
     private static final CopyTensorsEvent GATE = new CopyTensorsEvent();
-
-    @Label("Execution Provider")
-    String executionProvider;
 
     @Label("Copies")
     int copies;
@@ -45,24 +37,10 @@ public final class CopyTensorsEvent extends Event {
 
     /** A begun event when a recording wants it, else {@code null} (nothing allocated). */
     public static CopyTensorsEvent beginIfRecorded() {
-        if (!GATE.isEnabled()) {
-            return null;
-        }
-        CopyTensorsEvent event = new CopyTensorsEvent();
-        event.begin();
-        return event;
+        return GATE.isEnabled() ? begun(new CopyTensorsEvent()) : null;
     }
 
-    /** Ends {@code event} and reports whether it should be committed with {@link #commit(CopyTensorsEvent, String, int, long, String, String, long)}. */
-    public static boolean endAndCheck(CopyTensorsEvent event) {
-        if (event == null) {
-            return false;
-        }
-        event.end();
-        return event.shouldCommit();
-    }
-
-    /** Commits an event {@link #endAndCheck} accepted. */
+    /** Commits an event {@link #endAndCheck} accepted (the caller computes the batch's direction and device only then). */
     public static void commit(CopyTensorsEvent event, String executionProvider, int copies, long bytes, String direction,
                               String device, long stream) {
         event.executionProvider = executionProvider;

@@ -1,25 +1,17 @@
 package dev.javaep.bridge.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
-import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 
 /** One {@code OrtExternalResourceImporterImpl::ImportMemory}. */
 @Name(ExternalMemoryImportEvent.NAME)
 @Label("External Memory Import")
-@Category("javaep")
 @Description("An app imported memory it owns (a Vulkan or D3D12 allocation, a memfd) into a Java execution provider")
-@StackTrace(false)
-public final class ExternalMemoryImportEvent extends Event {
+public final class ExternalMemoryImportEvent extends BridgeEvent {
     public static final String NAME = "javaep.ExternalMemoryImport";
     private static final ExternalMemoryImportEvent GATE = new ExternalMemoryImportEvent();
-
-    @Label("Execution Provider")
-    String executionProvider;
 
     @Label("Type")
     @Description("The OrtExternalMemoryHandleType, by name")
@@ -32,21 +24,12 @@ public final class ExternalMemoryImportEvent extends Event {
 
     /** A begun event when a recording wants it, else {@code null} (nothing allocated). */
     public static ExternalMemoryImportEvent beginIfRecorded() {
-        if (!GATE.isEnabled()) {
-            return null;
-        }
-        ExternalMemoryImportEvent event = new ExternalMemoryImportEvent();
-        event.begin();
-        return event;
+        return GATE.isEnabled() ? begun(new ExternalMemoryImportEvent()) : null;
     }
 
     /** Ends and commits {@code event} ({@code null} is a no-op). */
     public static void commit(ExternalMemoryImportEvent event, String executionProvider, String type, long bytes) {
-        if (event == null) {
-            return;
-        }
-        event.end();
-        if (event.shouldCommit()) {
+        if (endAndCheck(event)) {
             event.executionProvider = executionProvider;
             event.type = type;
             event.bytes = bytes;

@@ -1,11 +1,8 @@
 package dev.javaep.bridge.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
-import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 
 /**
  * One {@code OrtExternalResourceImporterImpl::WaitSemaphore} or {@code SignalSemaphore}: queued on a stream, so
@@ -13,15 +10,10 @@ import jdk.jfr.StackTrace;
  */
 @Name(ExternalSemaphoreEvent.NAME)
 @Label("External Semaphore")
-@Category("javaep")
 @Description("An app asked a Java execution provider to wait or signal an imported semaphore on a stream")
-@StackTrace(false)
-public final class ExternalSemaphoreEvent extends Event {
+public final class ExternalSemaphoreEvent extends BridgeEvent {
     public static final String NAME = "javaep.ExternalSemaphore";
     private static final ExternalSemaphoreEvent GATE = new ExternalSemaphoreEvent();
-
-    @Label("Execution Provider")
-    String executionProvider;
 
     @Label("Operation")
     @Description("wait or signal")
@@ -41,22 +33,13 @@ public final class ExternalSemaphoreEvent extends Event {
 
     /** A begun event when a recording wants it, else {@code null} (nothing allocated). */
     public static ExternalSemaphoreEvent beginIfRecorded() {
-        if (!GATE.isEnabled()) {
-            return null;
-        }
-        ExternalSemaphoreEvent event = new ExternalSemaphoreEvent();
-        event.begin();
-        return event;
+        return GATE.isEnabled() ? begun(new ExternalSemaphoreEvent()) : null;
     }
 
     /** Ends and commits {@code event} ({@code null} is a no-op). */
     public static void commit(ExternalSemaphoreEvent event, String executionProvider, String operation, String type,
                               long value, long stream) {
-        if (event == null) {
-            return;
-        }
-        event.end();
-        if (event.shouldCommit()) {
+        if (endAndCheck(event)) {
             event.executionProvider = executionProvider;
             event.operation = operation;
             event.type = type;

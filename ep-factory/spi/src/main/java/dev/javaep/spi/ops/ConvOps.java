@@ -3,6 +3,7 @@ package dev.javaep.spi.ops;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
+import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ValueInfo;
 import java.util.Arrays;
 import java.util.List;
@@ -87,6 +88,38 @@ public final class ConvOps {
          */
         long[] split(long total) {
             return this == SAME_UPPER ? new long[] {total / 2, total - total / 2} : new long[] {total - total / 2, total / 2};
+        }
+
+        /**
+         * Sets the pads of spatial axis {@code axis} in {@code begin} and {@code end} (one entry per axis): the node's
+         * {@code pads} ({@code [begin..., end...]}) under NOTSET, none under VALID, {@code sameTotal} split under
+         * SAME_UPPER/SAME_LOWER.
+         */
+        void placePads(int axis, long[] pads, long sameTotal, long[] begin, long[] end) {
+            switch (this) {
+                case NOTSET -> {
+                    begin[axis] = pads[axis];
+                    end[axis] = pads[axis + begin.length];
+                }
+                case VALID -> { }
+                case SAME_UPPER, SAME_LOWER -> {
+                    long[] split = split(sameTotal);
+                    begin[axis] = split[0];
+                    end[axis] = split[1];
+                }
+            }
+        }
+
+        boolean isSame() {
+            return this == SAME_UPPER || this == SAME_LOWER;
+        }
+
+        /**
+         * The total padding SAME asks of a window over {@code extent} positions (Conv and the pools): enough for
+         * {@code ceil(in / stride)} outputs.
+         */
+        static long sameTotal(long in, long stride, long extent) {
+            return Math.max(0, (Math.ceilDiv(in, stride) - 1) * stride + extent - in);
         }
     }
 
@@ -205,11 +238,7 @@ public final class ConvOps {
 
         /** Y's shape: {@code [N, M, spatial...]}. */
         public long[] outputShape() {
-            long[] y = new long[outputSpatial.length + 2];
-            y[0] = batch;
-            y[1] = outChannels;
-            System.arraycopy(outputSpatial, 0, y, 2, outputSpatial.length);
-            return y;
+            return batchChannelsSpatial(batch, outChannels, outputSpatial);
         }
 
         /** C / group: the input channels one output channel reads. */
@@ -224,15 +253,15 @@ public final class ConvOps {
 
         /** The product of the kernel's spatial sizes. */
         public long kernelSize() {
-            return product(kernel);
+            return Tensor.elementCount(kernel);
         }
 
         public long inputSpatialSize() {
-            return product(inputSpatial);
+            return Tensor.elementCount(inputSpatial);
         }
 
         public long outputSpatialSize() {
-            return product(outputSpatial);
+            return Tensor.elementCount(outputSpatial);
         }
 
         /** The extent of axis {@code i}'s dilated kernel: {@code (k - 1) * d + 1}. */
@@ -264,19 +293,7 @@ public final class ConvOps {
             for (int i = 0; i < r; i++) {
                 long in = x[i + 2];
                 long extent = (c.kernel[i] - 1) * c.dilations[i] + 1;
-                switch (a.autoPad()) {
-                    case NOTSET -> {
-                        begin[i] = c.pads[i];
-                        end[i] = c.pads[i + r];
-                    }
-                    case VALID -> { }
-                    case SAME_UPPER, SAME_LOWER -> {
-                        long target = Math.ceilDiv(in, c.strides[i]);
-                        long[] split = a.autoPad().split(Math.max(0, (target - 1) * c.strides[i] + extent - in));
-                        begin[i] = split[0];
-                        end[i] = split[1];
-                    }
-                }
+                a.autoPad().placePads(i, c.pads, AutoPad.sameTotal(in, c.strides[i], extent), begin, end);
                 long span = in + begin[i] + end[i] - extent;
                 if (span < 0) {
                     throw new IllegalArgumentException(a.op() + ": along spatial axis " + i + " the kernel covers " + extent
@@ -324,18 +341,7 @@ public final class ConvOps {
                     out[i] = requested[i];
                     continue;
                 }
-                switch (a.autoPad()) {
-                    case NOTSET -> {
-                        begin[i] = c.pads[i];
-                        end[i] = c.pads[i + r];
-                    }
-                    case VALID -> { }
-                    case SAME_UPPER, SAME_LOWER -> {
-                        long[] split = a.autoPad().split(Math.max(0, full - in * c.strides[i]));
-                        begin[i] = split[0];
-                        end[i] = split[1];
-                    }
-                }
+                a.autoPad().placePads(i, c.pads, Math.max(0, full - in * c.strides[i]), begin, end);
                 out[i] = full - begin[i] - end[i];
                 if (out[i] < 1) {
                     throw new IllegalArgumentException(a.op() + ": along spatial axis " + i + " the pads " + begin[i] + "+"
@@ -350,14 +356,6 @@ public final class ConvOps {
             if (b != null && (b.length != 1 || b[0] != m)) {
                 throw new IllegalArgumentException(op + ": B has shape " + Arrays.toString(b) + ", expected [" + m + "]");
             }
-        }
-
-        private static long product(long[] values) {
-            long n = 1;
-            for (long v : values) {
-                n = Math.multiplyExact(n, v);
-            }
-            return n;
         }
     }
 
@@ -390,6 +388,15 @@ public final class ConvOps {
             return new Common(rank, kernel, orFill(a.strides(), rank, 1), orFill(a.dilations(), rank, 1),
                     orFill(a.pads(), 2 * rank, 0));
         }
+    }
+
+    /** The shape {@code [n, c, spatial...]} of a convolution's or pool's tensors. */
+    static long[] batchChannelsSpatial(long n, long c, long[] spatial) {
+        long[] shape = new long[spatial.length + 2];
+        shape[0] = n;
+        shape[1] = c;
+        System.arraycopy(spatial, 0, shape, 2, spatial.length);
+        return shape;
     }
 
     static long[] orFill(long[] values, int length, long fill) {

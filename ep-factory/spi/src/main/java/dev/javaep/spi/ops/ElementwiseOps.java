@@ -222,12 +222,7 @@ public final class ElementwiseOps {
 
     /** Gelu's {@code approximate}: false for "none" (the default, with erf), true for "tanh"; anything else is malformed. */
     public static boolean geluTanh(Node node) {
-        String approximate = node.stringAttribute("approximate", "none");
-        return switch (approximate) {
-            case "none" -> false;
-            case "tanh" -> true;
-            default -> throw new IllegalArgumentException("Gelu: approximate is '" + approximate + "', ONNX allows 'none' and 'tanh'");
-        };
+        return OnnxOps.twoValued(node, "approximate", "none", "tanh");
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.javaep.spi.Attribute;
 import dev.javaep.spi.Broadcasting;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
+import dev.javaep.spi.Tensor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -127,11 +128,7 @@ public final class MatMulOps {
 
         /** How many [m, n] matrices the output holds. */
         public long batchCount() {
-            long count = 1;
-            for (long d : batch) {
-                count = Math.multiplyExact(count, d);
-            }
-            return count;
+            return Tensor.elementCount(batch);
         }
 
         /** Whether A's (or B's) matrices follow the output's one for one, or one matrix serves every batch. */

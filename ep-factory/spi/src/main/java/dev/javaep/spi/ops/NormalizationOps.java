@@ -188,6 +188,14 @@ public final class NormalizationOps {
         /** The op's name, for messages. */
         String op();
 
+        /** X's channels (dimension 1), for the ops that normalise per channel; an X without them is refused. */
+        default long channels(long[] x) {
+            if (x.length < 2) {
+                throw new IllegalArgumentException(op() + ": input " + Arrays.toString(x) + " has no channel dimension");
+            }
+            return x[1];
+        }
+
         /** The rule for a node of any of the three ops (after its schema accepted it). */
         static RowNormalization of(Node node) {
             return switch (node.opType()) {
@@ -212,10 +220,7 @@ public final class NormalizationOps {
 
         @Override
         public RowLayout layout(long[] x, long[] scale, long[] bias) {
-            if (x.length < 2) {
-                throw new IllegalArgumentException(op() + ": input " + Arrays.toString(x) + " has no channel dimension");
-            }
-            long channels = x[1];
+            long channels = channels(x);
             long length = product(x, 2, x.length);
             requireCount(op(), "scale", scale, channels);
             requireCount(op(), "B", bias, channels);
@@ -296,10 +301,7 @@ public final class NormalizationOps {
 
         @Override
         public RowLayout layout(long[] x, long[] scale, long[] bias) {
-            if (x.length < 2) {
-                throw new IllegalArgumentException(op() + ": input " + Arrays.toString(x) + " has no channel dimension");
-            }
-            long channels = x[1];
+            long channels = channels(x);
             if (channels % groups != 0) {
                 throw new IllegalArgumentException(op() + ": " + channels + " channels do not divide into " + groups + " groups");
             }

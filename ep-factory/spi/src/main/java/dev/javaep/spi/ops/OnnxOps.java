@@ -1,6 +1,8 @@
 package dev.javaep.spi.ops;
 
+import dev.javaep.spi.Node;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
@@ -22,5 +24,32 @@ public final class OnnxOps {
         return Stream.of(ElementwiseOps.SCHEMAS, TensorOps.SCHEMAS, MatMulOps.SCHEMAS, ReductionOps.SCHEMAS,
                         ConvOps.SCHEMAS, PoolOps.SCHEMAS, NormalizationOps.SCHEMAS, SamplingOps.SCHEMAS)
                 .flatMap(List::stream).toList();
+    }
+
+    /**
+     * The constant of an enum that a string attribute names in lower case ({@code "reflect"} for {@code REFLECT}), or
+     * {@code fallback} when the node has no such attribute; a name of none of them is malformed.
+     */
+    static <E extends Enum<E>> E lowerCaseNamed(Node node, String attribute, E fallback) {
+        String value = node.stringAttribute(attribute, fallback.name().toLowerCase(Locale.ROOT));
+        for (E constant : fallback.getDeclaringClass().getEnumConstants()) {
+            if (constant.name().toLowerCase(Locale.ROOT).equals(value)) {
+                return constant;
+            }
+        }
+        throw new IllegalArgumentException(node.opType() + ": unknown " + attribute + " '" + value + "'");
+    }
+
+    /**
+     * A string attribute ONNX allows two values for, read as a flag: false for {@code off} (the default), true for
+     * {@code on}; anything else is malformed.
+     */
+    static boolean twoValued(Node node, String attribute, String off, String on) {
+        String value = node.stringAttribute(attribute, off);
+        if (value.equals(off) || value.equals(on)) {
+            return value.equals(on);
+        }
+        throw new IllegalArgumentException(node.opType() + ": " + attribute + " is '" + value + "', ONNX allows '" + off
+                + "' and '" + on + "'");
     }
 }

@@ -3,6 +3,7 @@ package dev.javaep.spi.ops;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
+import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ops.ConvOps.AutoPad;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -184,11 +185,7 @@ public final class PoolOps {
 
         /** Y's shape: {@code [N, C, spatial...]}. */
         public long[] outputShape() {
-            long[] y = new long[outputSpatial.length + 2];
-            y[0] = batch;
-            y[1] = channels;
-            System.arraycopy(outputSpatial, 0, y, 2, outputSpatial.length);
-            return y;
+            return ConvOps.batchChannelsSpatial(batch, channels, outputSpatial);
         }
 
         /**
@@ -217,16 +214,10 @@ public final class PoolOps {
             for (int i = 0; i < r; i++) {
                 long in = x[i + 2];
                 long extent = (a.kernelShape()[i] - 1) * dilations[i] + 1;
-                if (a.autoPad() == AutoPad.SAME_UPPER || a.autoPad() == AutoPad.SAME_LOWER) {
+                a.autoPad().placePads(i, pads, AutoPad.sameTotal(in, strides[i], extent), begin, end);
+                if (a.autoPad().isSame()) {
                     out[i] = Math.ceilDiv(in, strides[i]);
-                    long[] split = a.autoPad().split(Math.max(0, (out[i] - 1) * strides[i] + extent - in));
-                    begin[i] = split[0];
-                    end[i] = split[1];
                     continue;
-                }
-                if (a.autoPad() == AutoPad.NOTSET) {
-                    begin[i] = pads[i];
-                    end[i] = pads[i + r];
                 }
                 long span = in + begin[i] + end[i] - extent;
                 if (span < 0) {
@@ -259,19 +250,11 @@ public final class PoolOps {
         }
 
         public long inputSpatialSize() {
-            return product(inputSpatial);
+            return Tensor.elementCount(inputSpatial);
         }
 
         public long outputSpatialSize() {
-            return product(outputSpatial);
-        }
-
-        private static long product(long[] values) {
-            long n = 1;
-            for (long v : values) {
-                n = Math.multiplyExact(n, v);
-            }
-            return n;
+            return Tensor.elementCount(outputSpatial);
         }
     }
 }

@@ -306,17 +306,12 @@ public final class ReductionOps {
                 }
                 stride = Math.multiplyExact(stride, size);
             }
-            int n = groups.size();
-            long[] sizes = new long[n];
-            long[] strides = new long[n];
-            boolean[] kinds = new boolean[n];
-            for (int i = 0; i < n; i++) {
-                long[] g = groups.get(n - 1 - i);
-                sizes[i] = g[0];
-                strides[i] = g[1];
-                kinds[i] = g[2] == 1;
+            long[][] columns = TensorOps.outermostFirst(groups, 3);
+            boolean[] reducedGroups = new boolean[groups.size()];
+            for (int i = 0; i < reducedGroups.length; i++) {
+                reducedGroups[i] = columns[2][i] == 1;
             }
-            return new Groups(sizes, strides, kinds);
+            return new Groups(columns[0], columns[1], reducedGroups);
         }
     }
 

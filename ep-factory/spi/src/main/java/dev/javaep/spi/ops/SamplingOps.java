@@ -50,21 +50,20 @@ public final class SamplingOps {
     public static final OpSchema RESIZE_10 = new OpSchema("", "Resize", 10, 10, 2, List.of("T", "scales"), List.of("T"),
             Map.of("mode", STRING), Map.of("T", ALL_TENSOR_TYPES, "scales", FLOAT32));
     /** Resize 11..12: roi and scales required (scales empty when sizes is given); coordinate modes, cubic. */
-    public static final OpSchema RESIZE_11 = new OpSchema("", "Resize", 11, 12, 3, List.of("T1", "T2", "scales", "sizes"),
-            List.of("T1"), RESIZE_11_ATTRIBUTES, Map.of("T1", ALL_TENSOR_TYPES, "T2", FLOATS_IR3, "scales", FLOAT32,
-            "sizes", INT64));
+    public static final OpSchema RESIZE_11 = resize(11, 12, 3, RESIZE_11_ATTRIBUTES, ALL_TENSOR_TYPES);
     /** Resize 13..17: roi and scales optional; bfloat16. */
-    public static final OpSchema RESIZE_13 = new OpSchema("", "Resize", 13, 17, 1, List.of("T1", "T2", "scales", "sizes"),
-            List.of("T1"), RESIZE_11_ATTRIBUTES, Map.of("T1", ALL_TENSOR_TYPES_IR4, "T2", FLOATS_IR3, "scales", FLOAT32,
-            "sizes", INT64));
+    public static final OpSchema RESIZE_13 = resize(13, 17, 1, RESIZE_11_ATTRIBUTES, ALL_TENSOR_TYPES_IR4);
     /** Resize 18: antialias, axes, keep_aspect_ratio_policy. */
-    public static final OpSchema RESIZE_18 = new OpSchema("", "Resize", 18, 18, 1, List.of("T1", "T2", "scales", "sizes"),
-            List.of("T1"), RESIZE_18_ATTRIBUTES, Map.of("T1", ALL_TENSOR_TYPES_IR4, "T2", FLOATS_IR3, "scales", FLOAT32,
-            "sizes", INT64));
+    public static final OpSchema RESIZE_18 = resize(18, 18, 1, RESIZE_18_ATTRIBUTES, ALL_TENSOR_TYPES_IR4);
     /** Resize 19: the half_pixel_symmetric coordinate mode. */
-    public static final OpSchema RESIZE_19 = new OpSchema("", "Resize", 19, 19, 1, List.of("T1", "T2", "scales", "sizes"),
-            List.of("T1"), RESIZE_18_ATTRIBUTES, Map.of("T1", ALL_TENSOR_TYPES_IR4, "T2", FLOATS_IR3, "scales", FLOAT32,
-            "sizes", INT64));
+    public static final OpSchema RESIZE_19 = resize(19, 19, 1, RESIZE_18_ATTRIBUTES, ALL_TENSOR_TYPES_IR4);
+    /** A Resize from opset 11: X, roi, scales and sizes, the first {@code required} of them not optional. */
+    private static OpSchema resize(int since, int until, int required, Map<String, Class<? extends Attribute>> attributes,
+                                   Set<ElementType> dataTypes) {
+        return new OpSchema("", "Resize", since, until, required, List.of("T1", "T2", "scales", "sizes"), List.of("T1"),
+                attributes, Map.of("T1", dataTypes, "T2", FLOATS_IR3, "scales", FLOAT32, "sizes", INT64));
+    }
+
     /** Upsample 7..8: scales as an attribute. */
     public static final OpSchema UPSAMPLE_7 = new OpSchema("", "Upsample", 7, 8, 1, List.of("T"), List.of("T"),
             Map.of("mode", STRING, "scales", Attribute.FloatList.class), Map.of("T", ALL_TENSOR_TYPES));
@@ -514,13 +513,7 @@ public final class SamplingOps {
                 throw new IllegalArgumentException("GridSample-" + node.sinceVersion() + ": unknown mode '" + modeName + "'"
                         + (v16 ? " (version 16 has bilinear, nearest, bicubic)" : " (version 20 has linear, nearest, cubic)"));
             }
-            String paddingName = node.stringAttribute("padding_mode", "zeros");
-            GridPadding padding = switch (paddingName) {
-                case "zeros" -> GridPadding.ZEROS;
-                case "border" -> GridPadding.BORDER;
-                case "reflection" -> GridPadding.REFLECTION;
-                default -> throw new IllegalArgumentException("GridSample: unknown padding_mode '" + paddingName + "'");
-            };
+            GridPadding padding = OnnxOps.lowerCaseNamed(node, "padding_mode", GridPadding.ZEROS);
             return new GridSampleAttributes(mode, padding, node.intAttribute("align_corners", 0) != 0);
         }
 

@@ -4,12 +4,14 @@ import dev.javaep.spi.Attribute;
 import dev.javaep.spi.Broadcasting;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
+import dev.javaep.spi.Tensor;
 import dev.javaep.spi.TensorValue;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -221,11 +223,7 @@ public final class TensorOps {
         }
 
         public long elementCount() {
-            long n = 1;
-            for (long d : shape) {
-                n = Math.multiplyExact(n, d);
-            }
-            return n;
+            return Tensor.elementCount(shape);
         }
 
         public int rank() {
@@ -261,17 +259,8 @@ public final class TensorOps {
                 }
                 merged.add(outer.clone());
             }
-            int rank = merged.size();
-            long[] s = new long[rank];
-            long[] src = new long[rank];
-            long[] dst = new long[rank];
-            for (int k = 0; k < rank; k++) {
-                long[] d = merged.get(rank - 1 - k);
-                s[k] = d[0];
-                src[k] = d[1];
-                dst[k] = d[2];
-            }
-            return new StridedCopy(s, src, sourceOffset, dst, targetOffset);
+            long[][] columns = outermostFirst(merged, 3);
+            return new StridedCopy(columns[0], columns[1], sourceOffset, columns[2], targetOffset);
         }
 
         @Override
@@ -343,12 +332,7 @@ public final class TensorOps {
 
     /** Whether DepthToSpace's {@code mode} is CRD (default DCR). */
     public static boolean columnRowDepth(Node node) {
-        String mode = node.stringAttribute("mode", "DCR");
-        return switch (mode) {
-            case "DCR" -> false;
-            case "CRD" -> true;
-            default -> throw new IllegalArgumentException("DepthToSpace: unknown mode '" + mode + "'");
-        };
+        return OnnxOps.twoValued(node, "mode", "DCR", "CRD");
     }
 
     /** Split-18's {@code num_outputs}, or null; with the split input too, the node is malformed. */
@@ -371,6 +355,22 @@ public final class TensorOps {
     public static long[] ints(Node node, String attribute) {
         List<Long> values = node.intsAttribute(attribute, null);
         return values == null ? null : values.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /**
+     * Dimensions collected innermost first as {@code fields}-long rows ({size, stride, ...}), turned into one array
+     * per field, outermost dimension first: how simplified strided views are built.
+     */
+    static long[][] outermostFirst(List<long[]> innermostFirst, int fields) {
+        int rank = innermostFirst.size();
+        long[][] columns = new long[fields][rank];
+        for (int k = 0; k < rank; k++) {
+            long[] dimension = innermostFirst.get(rank - 1 - k);
+            for (int f = 0; f < fields; f++) {
+                columns[f][k] = dimension[f];
+            }
+        }
+        return columns;
     }
 
     private static long elementCount(long[] shape) {
@@ -775,14 +775,7 @@ public final class TensorOps {
 
         /** The mode named by the node's {@code mode} attribute (default constant); wrap only from opset 19. */
         public static PadMode of(Node node) {
-            String mode = node.stringAttribute("mode", "constant");
-            PadMode m = switch (mode) {
-                case "constant" -> CONSTANT;
-                case "reflect" -> REFLECT;
-                case "edge" -> EDGE;
-                case "wrap" -> WRAP;
-                default -> throw new IllegalArgumentException("Pad: unknown mode '" + mode + "'");
-            };
+            PadMode m = OnnxOps.lowerCaseNamed(node, "mode", CONSTANT);
             if (m == WRAP && node.sinceVersion() < 19) {
                 throw new IllegalArgumentException("Pad: mode 'wrap' needs opset 19, the node is Pad-" + node.sinceVersion());
             }
@@ -904,17 +897,10 @@ public final class TensorOps {
         NONE, ADD, MUL, MAX, MIN;
 
         public static ScatterReduction of(Node node) {
-            String r = node.stringAttribute("reduction", "none");
-            ScatterReduction reduction = switch (r) {
-                case "none" -> NONE;
-                case "add" -> ADD;
-                case "mul" -> MUL;
-                case "max" -> MAX;
-                case "min" -> MIN;
-                default -> throw new IllegalArgumentException("ScatterND: unknown reduction '" + r + "'");
-            };
+            ScatterReduction reduction = OnnxOps.lowerCaseNamed(node, "reduction", NONE);
             if ((reduction == MAX || reduction == MIN) && node.sinceVersion() < 18) {
-                throw new IllegalArgumentException("ScatterND: reduction '" + r + "' needs opset 18");
+                throw new IllegalArgumentException(node.opType() + ": reduction '" + reduction.name().toLowerCase(Locale.ROOT)
+                        + "' needs opset 18");
             }
             return reduction;
         }
@@ -1010,14 +996,7 @@ public final class TensorOps {
         if (values.size() != 1) {
             throw new IllegalArgumentException("Constant: exactly one value attribute is required, the node has " + values.size());
         }
-        TensorValue value = values.getFirst();
-        ValueCheck.requireFixedSize("Constant", value);
-        ElementType declared = node.outputs().isEmpty() || node.outputs().getFirst() == null ? null
-                : node.outputs().getFirst().elementType();
-        if (declared != null && declared != value.elementType()) {
-            throw new IllegalArgumentException("Constant: the value is " + value.elementType() + ", the output " + declared);
-        }
-        return value;
+        return ValueCheck.asOutput(node, values.getFirst());
     }
 
     /** ConstantOfShape's fill value: the {@code value} attribute (one element), else float 0. */
@@ -1027,16 +1006,22 @@ public final class TensorOps {
         if (value.elementCount() != 1) {
             throw new IllegalArgumentException("ConstantOfShape: value has " + value.elementCount() + " elements, not 1");
         }
-        ValueCheck.requireFixedSize("ConstantOfShape", value);
-        ElementType declared = node.outputs().isEmpty() || node.outputs().getFirst() == null ? null
-                : node.outputs().getFirst().elementType();
-        if (declared != null && declared != value.elementType()) {
-            throw new IllegalArgumentException("ConstantOfShape: the value is " + value.elementType() + ", the output " + declared);
-        }
-        return value;
+        return ValueCheck.asOutput(node, value);
     }
 
     private static final class ValueCheck {
+        /** {@code value} as the node's output: fixed-size, and of the output's element type where the graph declares one. */
+        static TensorValue asOutput(Node node, TensorValue value) {
+            requireFixedSize(node.opType(), value);
+            ElementType declared = node.outputs().isEmpty() || node.outputs().getFirst() == null ? null
+                    : node.outputs().getFirst().elementType();
+            if (declared != null && declared != value.elementType()) {
+                throw new IllegalArgumentException(node.opType() + ": the value is " + value.elementType() + ", the output "
+                        + declared);
+            }
+            return value;
+        }
+
         static void requireFixedSize(String op, TensorValue value) {
             int size = value.elementType().byteSize();
             if (size == 0) {
