@@ -5,6 +5,7 @@ import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.cuda.kernel.conv.ConvKernels;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Graph;
@@ -148,11 +149,19 @@ public final class CudaSubgraphProgram implements CompiledNode {
     /** As above with the host step kernels from {@code hostKernels} (empty: the node runs on the device). */
     static CudaSubgraphProgram compile(Graph subgraph, Node fusedNode, CudaDevice device,
                                        Function<Node, CompiledNode> kernels, Function<Node, Optional<CpuKernel>> hostKernels) {
+        return compile(subgraph, fusedNode, device, kernels, hostKernels, EpilogueFusion.selected());
+    }
+
+    /** As above with the producer + activation pairs that {@code fusion} makes one step of. */
+    static CudaSubgraphProgram compile(Graph subgraph, Node fusedNode, CudaDevice device,
+                                       Function<Node, CompiledNode> kernels, Function<Node, Optional<CpuKernel>> hostKernels,
+                                       EpilogueFusion fusion) {
         String groupName = fusedNode.name();
-        List<Node> nodes = subgraph.nodes();
-        if (nodes.isEmpty()) {
+        if (subgraph.nodes().isEmpty()) {
             throw new IllegalArgumentException("javaep: fused node '" + groupName + "' has no nodes to compile");
         }
+        Map<Node, CudaKernelFactory> fusedKernels = new java.util.IdentityHashMap<>();
+        List<Node> nodes = fuseEpilogues(subgraph.nodes(), fusedNode, fusion, fusedKernels);
         Map<String, Integer> slotOf = new HashMap<>();
         List<Integer> fusedOutputOf = new ArrayList<>();
         List<Integer> intermediateOf = new ArrayList<>();
@@ -263,8 +272,9 @@ public final class CudaSubgraphProgram implements CompiledNode {
             int step = s;
             int[] lastReadHere = IntStream.range(0, last.length).filter(v -> last[v] == step).toArray();
             CpuKernel hostKernel = hostSteps.get(s);
-            steps[s] = new Step(nodes.get(s), hostKernel == null ? kernels.apply(nodes.get(s)) : null, hostKernel,
-                    stepInputs.get(s), stepOutputs.get(s), lastReadHere);
+            CudaKernelFactory fused = fusedKernels.get(nodes.get(s));
+            CompiledNode kernel = hostKernel != null ? null : fused != null ? fused.on(device) : kernels.apply(nodes.get(s));
+            steps[s] = new Step(nodes.get(s), kernel, hostKernel, stepInputs.get(s), stepOutputs.get(s), lastReadHere);
         }
         HostTensor[] constants = new HostTensor[constantValues.size()];
         Arena constantMemory = Arena.ofAuto(); // lives as long as the program can reach it
@@ -279,6 +289,89 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 intermediateOf.stream().mapToInt(Integer::intValue).toArray(),
                 intermediateTypes.toArray(ElementType[]::new),
                 firstStep.stream().mapToInt(Integer::intValue).toArray(), last, constants);
+    }
+
+    /**
+     * Which producer → activation pairs of a group run as one step: the producer's kernel applies the activation in its
+     * epilogue (ORT's way: fusion is an optimisation of the compiled group; the op layer keeps one op per schema).
+     */
+    @FunctionalInterface
+    interface EpilogueFusion {
+        /** The kernel of {@code producer} with {@code activation} applied to its only output, or empty. */
+        Optional<CudaKernelFactory> fuse(Node producer, Node activation);
+
+        /** Conv/ConvTranspose + a one-expression activation ({@link ConvKernels#fusedWithActivation}). */
+        EpilogueFusion CONV_ACTIVATION = ConvKernels::fusedWithActivation;
+        EpilogueFusion NONE = (producer, activation) -> Optional.empty();
+
+        /**
+         * {@code -Djavaep.cuda.fusion=off} (or {@code JAVAEP_CUDA_FUSION=off}) runs every node as its own step (to
+         * compare); anything else fuses. Read when a group compiles.
+         */
+        static EpilogueFusion selected() {
+            String asked = System.getProperty(FUSION_PROPERTY, System.getenv("JAVAEP_CUDA_FUSION"));
+            return asked != null && (asked.equalsIgnoreCase("off") || asked.equalsIgnoreCase("false")) ? NONE : CONV_ACTIVATION;
+        }
+    }
+
+    static final String FUSION_PROPERTY = "javaep.cuda.fusion";
+    /** The domain of a step made of several nodes: not ONNX's, so that no rule for ONNX ops (host values) applies to it. */
+    static final String FUSED_DOMAIN = "dev.javaep.fused";
+
+    /**
+     * The group's nodes with each fusable pair replaced by one node (the producer's inputs and attributes, the
+     * activation's outputs, op type {@code Producer+Activation} in {@link #FUSED_DOMAIN}) at the producer's place, whose
+     * kernel goes into {@code fusedKernels}. A pair fuses when the producer has one output, which is no output of the
+     * fused node and which exactly one input of the group reads: input 0 of the activation. Its other inputs (Clip's
+     * bounds) are constants the fusion read at compile time.
+     */
+    private static List<Node> fuseEpilogues(List<Node> nodes, Node fusedNode, EpilogueFusion fusion,
+                                            Map<Node, CudaKernelFactory> fusedKernels) {
+        Set<String> groupOutputs = new java.util.HashSet<>();
+        for (ValueInfo output : fusedNode.outputs()) {
+            String value = nameOf(output);
+            if (value != null) {
+                groupOutputs.add(value);
+            }
+        }
+        Map<String, Integer> readers = new HashMap<>();
+        Map<String, Node> reader = new HashMap<>();
+        for (Node node : nodes) {
+            List<ValueInfo> read = new ArrayList<>(node.inputs());
+            read.addAll(node.implicitInputs());
+            for (ValueInfo input : read) {
+                String value = nameOf(input);
+                if (value != null) {
+                    readers.merge(value, 1, Integer::sum);
+                    reader.put(value, node);
+                }
+            }
+        }
+        List<Node> result = new ArrayList<>(nodes.size());
+        Set<Node> absorbed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Node node : nodes) {
+            if (absorbed.contains(node)) {
+                continue;
+            }
+            String value = node.outputs().size() == 1 ? nameOf(node.outputs().getFirst()) : null;
+            Node activation = value == null ? null : reader.get(value);
+            if (activation == null || groupOutputs.contains(value) || readers.get(value) != 1 || activation.inputs().isEmpty()
+                    || !value.equals(nameOf(activation.inputs().getFirst()))) {
+                result.add(node);
+                continue;
+            }
+            Optional<CudaKernelFactory> kernel = fusion.fuse(node, activation);
+            if (kernel.isEmpty()) {
+                result.add(node);
+                continue;
+            }
+            Node fused = new Node(node.id(), node.name() + "+" + activation.name(), node.opType() + "+" + activation.opType(),
+                    FUSED_DOMAIN, node.sinceVersion(), node.inputs(), activation.outputs(), node.attributes());
+            fusedKernels.put(fused, kernel.get());
+            absorbed.add(activation);
+            result.add(fused);
+        }
+        return result;
     }
 
     /**
