@@ -54,6 +54,7 @@ public final class CudaBenchmark {
                 latencyTable(env);
                 groupingTable(env);
                 bridgeTable(env);
+                graphsTable(env);
             } finally {
                 env.unregisterExecutionProviderLibrary("javaep-cuda-bench");
             }
@@ -210,6 +211,63 @@ public final class CudaBenchmark {
                 }
             }
             System.out.printf("| all | %.1f | %.2f of a %.1f µs Run |%n%n", calls / (double) runs, javaMicros, runMicros);
+        }
+    }
+
+    /**
+     * A compiled group launched eagerly and replayed as a CUDA graph ({@code javaep.cuda.graphs}, read when a session
+     * compiles), side by side: the Run's median and p99, and the Java time of the Compute callback per Run (bridge
+     * statistics: the group's host work, its launches included). Device-resident I/O, so addresses repeat and the
+     * graph replays.
+     */
+    private static void graphsTable(OrtEnvironment env) {
+        if (!BridgeStatistics.ENABLED) {
+            return;
+        }
+        EpDevice cuda = env.epDevice(CUDA);
+        List<Workload> models = List.of(workloads().getFirst(),
+                new Workload("16 × Relu on float[1024] (16 nodes)", BenchModels.reluChain(16, 1024), "x", "y16",
+                        TensorData.ofFloats(new long[] {1024}, new float[1024]), 3000));
+        System.out.println("## CUDA graphs: one compiled group launched eagerly vs replayed (JavaCuda, device-resident I/O)");
+        System.out.println();
+        System.out.println("| model | Run µs eager (median / p99) | Run µs graph | Compute µs in Java eager | Compute µs graph |");
+        System.out.println("|---|---:|---:|---:|---:|");
+        String previous = System.getProperty("javaep.cuda.graphs");
+        try {
+            for (Workload w : models) {
+                double[][] eager = withGraphs("off", env, cuda, w);
+                double[][] graph = withGraphs("on", env, cuda, w);
+                System.out.printf("| %s | %s | %s | %.2f | %.2f |%n", w.name(), cell(eager[0]), cell(graph[0]), eager[1][0],
+                        graph[1][0]);
+            }
+        } finally {
+            if (previous == null) {
+                System.clearProperty("javaep.cuda.graphs");
+            } else {
+                System.setProperty("javaep.cuda.graphs", previous);
+            }
+        }
+        System.out.println();
+    }
+
+    /** {median, p99} of the Run and {Compute µs per Run} with {@code javaep.cuda.graphs=graphs}. */
+    private static double[][] withGraphs(String graphs, OrtEnvironment env, EpDevice cuda, Workload w) {
+        System.setProperty("javaep.cuda.graphs", graphs);
+        MemoryInfo deviceMemory = cuda.memoryInfo(DeviceMemoryType.DEFAULT).orElseThrow();
+        try (Session session = session(env, List.of(cuda), w.model());
+             Allocator allocator = session.allocator(deviceMemory);
+             OrtTensor hostInput = OrtTensor.fromHost(w.data());
+             OrtTensor deviceInput = OrtTensor.allocate(allocator, ElementType.FLOAT, w.data().shape());
+             IoBinding binding = session.createIoBinding()) {
+            env.copyTensors(List.of(hostInput), List.of(deviceInput), null);
+            binding.bindInput(w.input(), deviceInput).bindOutputToDevice(w.output(), deviceMemory);
+            double[] run = percentiles(() -> session.run(binding, null), w.runs());
+            BridgeStatistics.reset();
+            for (int i = 0; i < w.runs(); i++) {
+                session.run(binding, null);
+            }
+            BridgeStatistics.Totals compute = BridgeStatistics.snapshot().get(BridgeStatistics.Callback.COMPUTE);
+            return new double[][] {run, {compute == null ? Double.NaN : compute.nanos() / 1e3 / w.runs()}};
         }
     }
 
