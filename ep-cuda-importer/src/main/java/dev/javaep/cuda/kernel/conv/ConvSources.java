@@ -269,30 +269,33 @@ final class ConvSources {
     /**
      * The epilogue of a convolution whose bias or activation the convolution itself did not apply (cuDNN's, or the
      * transposed kernel's): {@code y = activate(y + bias[m])} in place over each plane of Y ({@code blockIdx.y} walks the
-     * planes n·M + m, so the bias is loaded once per block), four elements per thread where a plane's length and
-     * address allow float4 (float32) access.
+     * planes n·M + m, so the bias is loaded once per block), 16 bytes per access (4 floats, 8 halves) where a plane's
+     * length and address allow it.
      */
     private static final String BIAS_ACTIVATION = """
             // the epilogue: ACTIVATION is an expression of x0 and params.v[]
             __device__ __forceinline__ float activate(float x0, const Floats8& params) { (void) params; return ACTIVATION; }
+            // 16 bytes of elements, loaded and stored at once (4 floats, 8 halves)
+            struct __align__(16) Vec { T e[16 / sizeof(T)]; };
             extern "C" __global__ void __launch_bounds__(256) ENTRY(T* __restrict__ y, const T* __restrict__ bias,
-                    long long planes, long long spatial, long long channels, int vector4, Floats8 params) {
+                    long long planes, long long spatial, long long channels, int vectors, Floats8 params) {
+                const int n = 16 / sizeof(T);
                 for (long long plane = blockIdx.y; plane < planes; plane += gridDim.y) {
                     const float b = bias != 0 ? ld(bias, plane % channels) : 0.0f;
                     T* p = y + plane * spatial;
-            #if VECTOR
-                    if (vector4) {
-                        float4* q = (float4*) p;
-                        for (long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x; i < spatial / 4;
+                    if (vectors) {
+                        Vec* q = (Vec*) p;
+                        for (long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x; i < spatial / n;
                                 i += (long long) blockDim.x * gridDim.x) {
-                            float4 v = q[i];
-                            v.x = activate(v.x + b, params); v.y = activate(v.y + b, params);
-                            v.z = activate(v.z + b, params); v.w = activate(v.w + b, params);
+                            Vec v = q[i];
+                            #pragma unroll
+                            for (int k = 0; k < n; k++) {
+                                st(v.e, k, activate(ld(v.e, k) + b, params));
+                            }
                             q[i] = v;
                         }
                         continue;
                     }
-            #endif
                     for (long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x; i < spatial;
                             i += (long long) blockDim.x * gridDim.x) {
                         st(p, i, activate(ld(p, i) + b, params));
@@ -353,7 +356,7 @@ final class ConvSources {
     /** {@link #BIAS_ACTIVATION} for {@code epilogue} (null: the bias alone). */
     static CudaSource biasActivation(ElementType type, FusableActivation epilogue) {
         String t = half(type) == 1 ? "half" : "float";
-        Map<String, String> defines = new java.util.HashMap<>(Map.of("VECTOR", half(type) == 1 ? "0" : "1"));
+        Map<String, String> defines = new java.util.HashMap<>();
         if (epilogue != null) {
             defines.put("ACTIVATION", epilogue.expression());
         }

@@ -57,8 +57,9 @@ final class ConvolutionNode extends CudaNode {
                                FusableActivation activation) {
         long planes = g.batch() * g.outChannels();
         long spatial = g.outputSpatialSize();
-        boolean vector4 = type == ElementType.FLOAT && spatial % 4 == 0 && aligned16(address(y));
-        long perPlane = vector4 ? spatial / 4 : spatial;
+        long perVector = 16 / type.byteSize();
+        boolean vectors = spatial % perVector == 0 && aligned16(address(y));
+        long perPlane = vectors ? spatial / perVector : spatial;
         int gridY = (int) Math.min(planes, LaunchShape.MAX_GRID_YZ);
         // as many blocks as a 1-D kernel over the whole of Y would get, spread over the planes
         int blocks = kernels.linear(Math.multiplyExact(planes, perPlane)).gridX();
@@ -66,7 +67,7 @@ final class ConvolutionNode extends CudaNode {
         kernels.launch(ConvSources.biasActivation(type, activation),
                 new LaunchShape(gridX, gridY, 1, LaunchShape.LINEAR_BLOCK, 1, 1), 0, stream,
                 KernelArguments.begin().u64(address(y)).u64(b == null ? 0 : address(b)).i64(planes).i64(spatial)
-                        .i64(g.outChannels()).i32(vector4 ? 1 : 0)
+                        .i64(g.outChannels()).i32(vectors ? 1 : 0)
                         .floats(activation == null ? new float[0] : activation.params(), 8));
     }
 
