@@ -82,12 +82,7 @@ public final class CudaGraphs {
     public long endCapture(long stream) {
         MemorySegment out = OUT.get();
         out.set(JAVA_LONG, 0, 0L);
-        int r;
-        try {
-            r = (int) endCapture.invokeExact(stream, out.address());
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        int r = invoke(endCapture, stream, out.address());
         long graph = out.get(JAVA_LONG, 0);
         if (r != 0 && graph != 0) {
             destroyGraph(graph);
@@ -112,33 +107,31 @@ public final class CudaGraphs {
 
     /** Queues the executable graph on {@code stream} (ordered after earlier launches of the same graph). */
     public void launch(long exec, long stream) {
-        int r;
-        try {
-            r = (int) launch.invokeExact(exec, stream);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(3, r);
+        check(3, invoke(launch, exec, stream));
     }
 
     public void destroyExec(long exec) {
-        int r;
-        try {
-            r = (int) destroyExec.invokeExact(exec);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        check(4, r);
+        check(4, invoke(destroyExec, exec));
     }
 
     public void destroyGraph(long graph) {
-        int r;
+        check(5, invoke(destroyGraph, graph));
+    }
+
+    private static int invoke(MethodHandle function, long a) {
         try {
-            r = (int) destroyGraph.invokeExact(graph);
+            return (int) function.invokeExact(a);
         } catch (Throwable t) {
             throw rethrow(t);
         }
-        check(5, r);
+    }
+
+    private static int invoke(MethodHandle function, long a, long b) {
+        try {
+            return (int) function.invokeExact(a, b);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
     }
 
     private void check(int function, int result) {

@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A small ESPCN-like group on GPU 0 (Conv 5x5 → Tanh → Conv 3x3 → LeakyRelu → Conv 3x3 → Sigmoid), float32 and float16,
@@ -100,6 +102,12 @@ class EpilogueFusionGraphsGpuTest extends GpuTest {
         return v;
     }
 
+    /** X, then each Conv's W and B. */
+    private static float[][] inputs(Random r) {
+        return new float[][] {random(r, X, 1f), random(r, W1, 0.3f), random(r, new long[] {W1[0]}, 0.5f), random(r, W2, 0.3f),
+                random(r, new long[] {W2[0]}, 0.5f), random(r, W3, 0.3f), random(r, new long[] {W3[0]}, 0.5f)};
+    }
+
     /** {@code runs} Runs of {@code program} over the same device tensors; the output of each. */
     private List<float[]> run(CudaSubgraphProgram program, ElementType type, float[][] inputs, int runs) {
         long[][] shapes = {X, W1, {W1[0]}, W2, {W2[0]}, W3, {W3[0]}};
@@ -114,9 +122,7 @@ class EpilogueFusionGraphsGpuTest extends GpuTest {
     }
 
     private void check(ElementType type, String conv) {
-        Random r = new Random(5);
-        float[][] inputs = {random(r, X, 1f), random(r, W1, 0.3f), random(r, new long[] {W1[0]}, 0.5f), random(r, W2, 0.3f),
-                random(r, new long[] {W2[0]}, 0.5f), random(r, W3, 0.3f), random(r, new long[] {W3[0]}, 0.5f)};
+        float[][] inputs = inputs(new Random(5));
         String what = type + " on " + conv;
         CudaSubgraphProgram unfused = compile(type, conv, false, false);
         CudaSubgraphProgram fused = compile(type, conv, true, false);
@@ -145,32 +151,16 @@ class EpilogueFusionGraphsGpuTest extends GpuTest {
         }
     }
 
-    @Test
-    void float32OnCudnn() {
-        check(ElementType.FLOAT, "cudnn");
-    }
-
-    @Test
-    void float16OnCudnn() {
-        check(ElementType.FLOAT16, "cudnn");
-    }
-
-    @Test
-    void float32OnDirectKernels() {
-        check(ElementType.FLOAT, "direct");
-    }
-
-    @Test
-    void float16OnDirectKernels() {
-        check(ElementType.FLOAT16, "direct");
+    @ParameterizedTest(name = "{0} on {1}")
+    @CsvSource({"FLOAT, cudnn", "FLOAT16, cudnn", "FLOAT, direct", "FLOAT16, direct"})
+    void fusedEqualsUnfusedAndReplayEqualsEager(ElementType type, String conv) {
+        check(type, conv);
     }
 
     /** New output addresses every Run: after a few captures that were never replayed, the group launches eagerly. */
     @Test
     void runsWithNewAddressesEachTimeStopCapturing() {
-        Random r = new Random(9);
-        float[][] inputs = {random(r, X, 1f), random(r, W1, 0.3f), random(r, new long[] {W1[0]}, 0.5f), random(r, W2, 0.3f),
-                random(r, new long[] {W2[0]}, 0.5f), random(r, W3, 0.3f), random(r, new long[] {W3[0]}, 0.5f)};
+        float[][] inputs = inputs(new Random(9));
         CudaSubgraphProgram program = compile(ElementType.FLOAT, "cudnn", true, true);
         long[][] shapes = {X, W1, {W1[0]}, W2, {W2[0]}, W3, {W3[0]}};
         List<DeviceRunContext> open = new ArrayList<>(); // all kept open, so that every Run has addresses of its own

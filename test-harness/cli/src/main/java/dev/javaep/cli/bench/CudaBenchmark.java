@@ -101,9 +101,7 @@ public final class CudaBenchmark {
      */
     private static void groupingTable(OrtEnvironment env) {
         EpDevice cuda = env.epDevice(CUDA);
-        List<Workload> models = List.of(workloads().getFirst(),
-                new Workload("16 × Relu on float[1024] (16 nodes)", BenchModels.reluChain(16, 1024), "x", "y16",
-                        TensorData.ofFloats(new long[] {1024}, new float[1024]), 3000));
+        List<Workload> models = launchBoundModels();
         System.out.println("## Compiled groups vs one compiled node per ONNX node (JavaCuda, device-resident I/O, µs; median / p99)");
         System.out.println();
         System.out.println("| model | one group | a compiled node per node | ratio of medians |");
@@ -120,6 +118,13 @@ public final class CudaBenchmark {
             System.out.printf("| %s | %s | %s | %.2f× |%n", w.name(), cell(grouped), cell(single), single[0] / grouped[0]);
         }
         System.out.println();
+    }
+
+    /** The MLP and a 16-node Relu chain: small enough that the host's launches bound the Run. */
+    private static List<Workload> launchBoundModels() {
+        return List.of(workloads().getFirst(),
+                new Workload("16 × Relu on float[1024] (16 nodes)", BenchModels.reluChain(16, 1024), "x", "y16",
+                        TensorData.ofFloats(new long[] {1024}, new float[1024]), 3000));
     }
 
     private static String cell(double[] medianP99) {
@@ -144,6 +149,12 @@ public final class CudaBenchmark {
 
     /** Input copied to the device once; output bound to device memory; only Run is timed. */
     private static double[] deviceResident(OrtEnvironment env, EpDevice cuda, Workload w) {
+        return deviceResident(env, cuda, w, run -> {});
+    }
+
+    /** As above, then {@code after} gets the bound Run (to run it again, measuring something else). */
+    private static double[] deviceResident(OrtEnvironment env, EpDevice cuda, Workload w,
+                                           java.util.function.Consumer<Runnable> after) {
         MemoryInfo deviceMemory = cuda.memoryInfo(DeviceMemoryType.DEFAULT).orElseThrow();
         try (Session session = session(env, List.of(cuda), w.model());
              Allocator allocator = session.allocator(deviceMemory);
@@ -152,7 +163,10 @@ public final class CudaBenchmark {
              IoBinding binding = session.createIoBinding()) {
             env.copyTensors(List.of(hostInput), List.of(deviceInput), null);
             binding.bindInput(w.input(), deviceInput).bindOutputToDevice(w.output(), deviceMemory);
-            return percentiles(() -> session.run(binding, null), w.runs());
+            Runnable run = () -> session.run(binding, null);
+            double[] times = percentiles(run, w.runs());
+            after.accept(run);
+            return times;
         }
     }
 
@@ -224,17 +238,13 @@ public final class CudaBenchmark {
         if (!BridgeStatistics.ENABLED) {
             return;
         }
+        System.out.println("## CUDA graphs: one compiled group launched eagerly vs replayed (JavaCuda, device-resident I/O)\n\n"
+                + "| model | Run µs eager (median / p99) | Run µs graph | Compute µs in Java eager | Compute µs graph |\n"
+                + "|---|---:|---:|---:|---:|");
         EpDevice cuda = env.epDevice(CUDA);
-        List<Workload> models = List.of(workloads().getFirst(),
-                new Workload("16 × Relu on float[1024] (16 nodes)", BenchModels.reluChain(16, 1024), "x", "y16",
-                        TensorData.ofFloats(new long[] {1024}, new float[1024]), 3000));
-        System.out.println("## CUDA graphs: one compiled group launched eagerly vs replayed (JavaCuda, device-resident I/O)");
-        System.out.println();
-        System.out.println("| model | Run µs eager (median / p99) | Run µs graph | Compute µs in Java eager | Compute µs graph |");
-        System.out.println("|---|---:|---:|---:|---:|");
         String previous = System.getProperty("javaep.cuda.graphs");
         try {
-            for (Workload w : models) {
+            for (Workload w : launchBoundModels()) {
                 double[][] eager = withGraphs("off", env, cuda, w);
                 double[][] graph = withGraphs("on", env, cuda, w);
                 System.out.printf("| %s | %s | %s | %.2f | %.2f |%n", w.name(), cell(eager[0]), cell(graph[0]), eager[1][0],
@@ -253,22 +263,16 @@ public final class CudaBenchmark {
     /** {median, p99} of the Run and {Compute µs per Run} with {@code javaep.cuda.graphs=graphs}. */
     private static double[][] withGraphs(String graphs, OrtEnvironment env, EpDevice cuda, Workload w) {
         System.setProperty("javaep.cuda.graphs", graphs);
-        MemoryInfo deviceMemory = cuda.memoryInfo(DeviceMemoryType.DEFAULT).orElseThrow();
-        try (Session session = session(env, List.of(cuda), w.model());
-             Allocator allocator = session.allocator(deviceMemory);
-             OrtTensor hostInput = OrtTensor.fromHost(w.data());
-             OrtTensor deviceInput = OrtTensor.allocate(allocator, ElementType.FLOAT, w.data().shape());
-             IoBinding binding = session.createIoBinding()) {
-            env.copyTensors(List.of(hostInput), List.of(deviceInput), null);
-            binding.bindInput(w.input(), deviceInput).bindOutputToDevice(w.output(), deviceMemory);
-            double[] run = percentiles(() -> session.run(binding, null), w.runs());
+        double[] computeMicros = new double[1];
+        double[] run = deviceResident(env, cuda, w, boundRun -> {
             BridgeStatistics.reset();
             for (int i = 0; i < w.runs(); i++) {
-                session.run(binding, null);
+                boundRun.run();
             }
             BridgeStatistics.Totals compute = BridgeStatistics.snapshot().get(BridgeStatistics.Callback.COMPUTE);
-            return new double[][] {run, {compute == null ? Double.NaN : compute.nanos() / 1e3 / w.runs()}};
-        }
+            computeMicros[0] = compute == null ? Double.NaN : compute.nanos() / 1e3 / w.runs();
+        });
+        return new double[][] {run, computeMicros};
     }
 
     private static void bandwidthTable(CudaDriver driver, CudaDeviceInfo info) {

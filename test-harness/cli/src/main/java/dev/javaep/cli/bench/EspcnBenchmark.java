@@ -62,11 +62,7 @@ public final class EspcnBenchmark {
         System.out.println("| type | JavaCuda direct kernels ms | JavaCuda cuDNN, unfused, eager ms | cuDNN + fused epilogues ms"
                 + " | cuDNN + fused + CUDA graph ms | PyTorch eager ms | best / PyTorch | target ≤ 1.0× |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---|");
-        String[] keys = {"javaep.cuda.conv", "javaep.cuda.fusion", "javaep.cuda.graphs"};
-        String[] previous = new String[keys.length];
-        for (int i = 0; i < keys.length; i++) {
-            previous[i] = System.getProperty(keys[i]);
-        }
+        java.util.Properties saved = (java.util.Properties) System.getProperties().clone(); // median() sets three
         try (OrtEnvironment env = host.createEnvironment("javaep-espcn-bench", OrtHost.LogLevel.WARNING)) {
             env.registerExecutionProviderLibrary("javaep-espcn-bench", loaderLibrary);
             try {
@@ -88,13 +84,7 @@ public final class EspcnBenchmark {
                 env.unregisterExecutionProviderLibrary("javaep-espcn-bench");
             }
         } finally {
-            for (int i = 0; i < keys.length; i++) {
-                if (previous[i] == null) {
-                    System.clearProperty(keys[i]);
-                } else {
-                    System.setProperty(keys[i], previous[i]);
-                }
-            }
+            System.setProperties(saved);
         }
         System.out.println();
         System.out.println("Median of " + FRAMES + " frames after 5 warm-up Runs (the first compiles the kernels and times"
