@@ -589,7 +589,12 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 }
             }
             long copies = deviceToHostCopies.get();
-            api.beginCapture(stream);
+            try {
+                api.beginCapture(stream);
+            } catch (RuntimeException e) {
+                giveUp("the stream cannot be captured: " + e.getMessage());
+                return false;
+            }
             long graph;
             try {
                 runSteps(context, captured, stream, null);
@@ -602,15 +607,22 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 giveUp("a step could not be captured: " + e);
                 return false; // what was queued went into the discarded graph: the Run runs eagerly
             }
-            graph = api.endCapture(stream);
-            if (deviceToHostCopies.get() != copies) {
-                api.destroyGraph(graph);
-                giveUp("a step read a device value on the host");
-                return false;
-            }
             long executable;
             try {
+                graph = api.endCapture(stream);
+            } catch (RuntimeException e) {
+                giveUp("the capture was invalidated: " + e.getMessage());
+                return false;
+            }
+            try {
+                if (deviceToHostCopies.get() != copies) {
+                    giveUp("a step read a device value on the host");
+                    return false;
+                }
                 executable = api.instantiate(graph);
+            } catch (RuntimeException e) {
+                giveUp("the graph could not be instantiated: " + e.getMessage());
+                return false;
             } finally {
                 api.destroyGraph(graph);
             }
@@ -678,9 +690,10 @@ public final class CudaSubgraphProgram implements CompiledNode {
         }
 
         synchronized void close() {
-            if (device.isLost()) {
-                return; // the graphs and memory went with the context
+            if (device.isLost() || executables.isEmpty() && deviceConstants == null) {
+                return; // the graphs and memory went with the context, or there are none
             }
+            device.makeCurrent();
             for (long executable : executables.values()) {
                 api.destroyExec(executable);
             }

@@ -80,14 +80,10 @@ public final class ConvKernels {
                 || activation.input(0) == null || activation.input(0).elementType() != producer.input(0).elementType()) {
             return Optional.empty();
         }
-        Optional<FusableActivation> epilogue = ElementwiseKernels.fusableActivation(activation);
-        if (epilogue.isEmpty()) {
-            return Optional.empty();
-        }
         try {
-            return Optional.of(conv(producer, !conv, epilogue.get()));
+            return ElementwiseKernels.fusableActivation(activation).map(epilogue -> conv(producer, !conv, epilogue));
         } catch (RuntimeException e) {
-            return Optional.empty(); // the convolution alone is declined the same way; nothing to fuse
+            return Optional.empty(); // either node alone is declined the same way; nothing to fuse
         }
     }
 
