@@ -57,8 +57,13 @@ import java.util.stream.IntStream;
  * kernel that reads a host value as a device tensor gets it uploaded on the Run's stream (from pageable memory,
  * which the driver stages before the call returns), as does a host value that is an output of the fused node.
  *
+ * <p><b>Fusion and graphs.</b> Planning makes one step of each Conv and the one-expression activation that alone
+ * reads it ({@link EpilogueFusion}); a Run with the input shapes and addresses of an earlier one replays that Run's
+ * launches as a CUDA graph ({@link GraphReplay}).
+ *
  * <p>Holds no per-Run state outside the call: plans are immutable and their cache is synchronised, so
- * concurrent Runs are safe.
+ * concurrent Runs are safe; the group's graphs are shared, launched under a lock, and CUDA orders the launches of
+ * one graph.
  */
 public final class CudaSubgraphProgram implements CompiledNode {
     /**
