@@ -148,6 +148,11 @@ public final class CudaDriver {
         return new CudaDriver(new CudaSymbols(library), visibleDevices);
     }
 
+    /** The driver library this binding loaded (for {@link CudaGraphs}, which binds its functions there too). */
+    CudaLibrary library() {
+        return symbols.library();
+    }
+
     /** The variable that hides GPUs from CUDA in a process. */
     public static final String VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES";
 

@@ -5,6 +5,8 @@ import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.cuda.driver.CudaGraphs;
+import dev.javaep.cuda.kernel.conv.ConvKernels;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Graph;
@@ -55,8 +57,13 @@ import java.util.stream.IntStream;
  * kernel that reads a host value as a device tensor gets it uploaded on the Run's stream (from pageable memory,
  * which the driver stages before the call returns), as does a host value that is an output of the fused node.
  *
+ * <p><b>Fusion and graphs.</b> Planning makes one step of each Conv and the one-expression activation that alone
+ * reads it ({@link EpilogueFusion}); a Run with the input shapes and addresses of an earlier one replays that Run's
+ * launches as a CUDA graph ({@link GraphReplay}).
+ *
  * <p>Holds no per-Run state outside the call: plans are immutable and their cache is synchronised, so
- * concurrent Runs are safe.
+ * concurrent Runs are safe; the group's graphs are shared, launched under a lock, and CUDA orders the launches of
+ * one graph.
  */
 public final class CudaSubgraphProgram implements CompiledNode {
     /**
@@ -113,6 +120,10 @@ public final class CudaSubgraphProgram implements CompiledNode {
     private final AtomicLong deviceToHostCopies = new AtomicLong();
     /** CUDA events around the steps of profiled Runs ({@link #stepTimer()}); null until ORT profiles a Run. */
     private CudaStepTimer stepTimer;
+    /** Per output of the fused node: the slot that holds it, or {@link #NONE} for an omitted one. */
+    private final int[] outputSlots;
+    /** Replays this group's launches as CUDA graphs; null where it is off or cannot ({@link GraphReplay#eligible}). */
+    private final GraphReplay graphs;
 
     private CudaSubgraphProgram(CudaDevice device, String name, Step[] steps, int slotCount, int[] fusedInputSlots,
                                 int[] fusedOutputOf, int[] intermediateOf, ElementType[] intermediateTypes,
@@ -129,6 +140,15 @@ public final class CudaSubgraphProgram implements CompiledNode {
         this.lastStep = lastStep;
         this.constants = constants;
         this.anyHostStep = Arrays.stream(steps).anyMatch(Step::onHost);
+        int outputs = Arrays.stream(fusedOutputOf).max().orElse(NONE) + 1;
+        this.outputSlots = new int[outputs];
+        Arrays.fill(outputSlots, NONE);
+        for (int slot = 0; slot < fusedOutputOf.length; slot++) {
+            if (fusedOutputOf[slot] != NONE) {
+                outputSlots[fusedOutputOf[slot]] = slot;
+            }
+        }
+        this.graphs = GraphReplay.eligible(anyHostStep, device).map(api -> new GraphReplay(api)).orElse(null);
     }
 
     /** Compiles a group of nodes {@link CudaOps#support} accepts; {@code subgraph} lists them in topological order. */
@@ -148,11 +168,19 @@ public final class CudaSubgraphProgram implements CompiledNode {
     /** As above with the host step kernels from {@code hostKernels} (empty: the node runs on the device). */
     static CudaSubgraphProgram compile(Graph subgraph, Node fusedNode, CudaDevice device,
                                        Function<Node, CompiledNode> kernels, Function<Node, Optional<CpuKernel>> hostKernels) {
+        return compile(subgraph, fusedNode, device, kernels, hostKernels, EpilogueFusion.selected());
+    }
+
+    /** As above with the producer + activation pairs that {@code fusion} makes one step of. */
+    static CudaSubgraphProgram compile(Graph subgraph, Node fusedNode, CudaDevice device,
+                                       Function<Node, CompiledNode> kernels, Function<Node, Optional<CpuKernel>> hostKernels,
+                                       EpilogueFusion fusion) {
         String groupName = fusedNode.name();
-        List<Node> nodes = subgraph.nodes();
-        if (nodes.isEmpty()) {
+        if (subgraph.nodes().isEmpty()) {
             throw new IllegalArgumentException("javaep: fused node '" + groupName + "' has no nodes to compile");
         }
+        Map<Node, CudaKernelFactory> fusedKernels = new java.util.IdentityHashMap<>();
+        List<Node> nodes = fuseEpilogues(subgraph.nodes(), fusedNode, fusion, fusedKernels);
         Map<String, Integer> slotOf = new HashMap<>();
         List<Integer> fusedOutputOf = new ArrayList<>();
         List<Integer> intermediateOf = new ArrayList<>();
@@ -263,8 +291,9 @@ public final class CudaSubgraphProgram implements CompiledNode {
             int step = s;
             int[] lastReadHere = IntStream.range(0, last.length).filter(v -> last[v] == step).toArray();
             CpuKernel hostKernel = hostSteps.get(s);
-            steps[s] = new Step(nodes.get(s), hostKernel == null ? kernels.apply(nodes.get(s)) : null, hostKernel,
-                    stepInputs.get(s), stepOutputs.get(s), lastReadHere);
+            CudaKernelFactory fused = fusedKernels.get(nodes.get(s));
+            CompiledNode kernel = hostKernel != null ? null : fused != null ? fused.on(device) : kernels.apply(nodes.get(s));
+            steps[s] = new Step(nodes.get(s), kernel, hostKernel, stepInputs.get(s), stepOutputs.get(s), lastReadHere);
         }
         HostTensor[] constants = new HostTensor[constantValues.size()];
         Arena constantMemory = Arena.ofAuto(); // lives as long as the program can reach it
@@ -279,6 +308,89 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 intermediateOf.stream().mapToInt(Integer::intValue).toArray(),
                 intermediateTypes.toArray(ElementType[]::new),
                 firstStep.stream().mapToInt(Integer::intValue).toArray(), last, constants);
+    }
+
+    /**
+     * Which producer → activation pairs of a group run as one step: the producer's kernel applies the activation in its
+     * epilogue (ORT's way: fusion is an optimisation of the compiled group; the op layer keeps one op per schema).
+     */
+    @FunctionalInterface
+    interface EpilogueFusion {
+        /** The kernel of {@code producer} with {@code activation} applied to its only output, or empty. */
+        Optional<CudaKernelFactory> fuse(Node producer, Node activation);
+
+        /** Conv/ConvTranspose + a one-expression activation ({@link ConvKernels#fusedWithActivation}). */
+        EpilogueFusion CONV_ACTIVATION = ConvKernels::fusedWithActivation;
+        EpilogueFusion NONE = (producer, activation) -> Optional.empty();
+
+        /**
+         * {@code -Djavaep.cuda.fusion=off} (or {@code JAVAEP_CUDA_FUSION=off}) runs every node as its own step (to
+         * compare); anything else fuses. Read when a group compiles.
+         */
+        static EpilogueFusion selected() {
+            String asked = System.getProperty(FUSION_PROPERTY, System.getenv("JAVAEP_CUDA_FUSION"));
+            return asked != null && (asked.equalsIgnoreCase("off") || asked.equalsIgnoreCase("false")) ? NONE : CONV_ACTIVATION;
+        }
+    }
+
+    static final String FUSION_PROPERTY = "javaep.cuda.fusion";
+    /** The domain of a step made of several nodes: not ONNX's, so that no rule for ONNX ops (host values) applies to it. */
+    static final String FUSED_DOMAIN = "dev.javaep.fused";
+
+    /**
+     * The group's nodes with each fusable pair replaced by one node (the producer's inputs and attributes, the
+     * activation's outputs, op type {@code Producer+Activation} in {@link #FUSED_DOMAIN}) at the producer's place, whose
+     * kernel goes into {@code fusedKernels}. A pair fuses when the producer has one output, which is no output of the
+     * fused node and which exactly one input of the group reads: input 0 of the activation. Its other inputs (Clip's
+     * bounds) are constants the fusion read at compile time.
+     */
+    private static List<Node> fuseEpilogues(List<Node> nodes, Node fusedNode, EpilogueFusion fusion,
+                                            Map<Node, CudaKernelFactory> fusedKernels) {
+        Set<String> groupOutputs = new java.util.HashSet<>();
+        for (ValueInfo output : fusedNode.outputs()) {
+            String value = nameOf(output);
+            if (value != null) {
+                groupOutputs.add(value);
+            }
+        }
+        Map<String, Integer> readers = new HashMap<>();
+        Map<String, Node> reader = new HashMap<>();
+        for (Node node : nodes) {
+            List<ValueInfo> read = new ArrayList<>(node.inputs());
+            read.addAll(node.implicitInputs());
+            for (ValueInfo input : read) {
+                String value = nameOf(input);
+                if (value != null) {
+                    readers.merge(value, 1, Integer::sum);
+                    reader.put(value, node);
+                }
+            }
+        }
+        List<Node> result = new ArrayList<>(nodes.size());
+        Set<Node> absorbed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Node node : nodes) {
+            if (absorbed.contains(node)) {
+                continue;
+            }
+            String value = node.outputs().size() == 1 ? nameOf(node.outputs().getFirst()) : null;
+            Node activation = value == null ? null : reader.get(value);
+            if (activation == null || groupOutputs.contains(value) || readers.get(value) != 1 || activation.inputs().isEmpty()
+                    || !value.equals(nameOf(activation.inputs().getFirst()))) {
+                result.add(node);
+                continue;
+            }
+            Optional<CudaKernelFactory> kernel = fusion.fuse(node, activation);
+            if (kernel.isEmpty()) {
+                result.add(node);
+                continue;
+            }
+            Node fused = new Node(node.id(), node.name() + "+" + activation.name(), node.opType() + "+" + activation.opType(),
+                    FUSED_DOMAIN, node.sinceVersion(), node.inputs(), activation.outputs(), node.attributes());
+            fusedKernels.put(fused, kernel.get());
+            absorbed.add(activation);
+            result.add(fused);
+        }
+        return result;
     }
 
     /**
@@ -331,10 +443,22 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 values[fusedInputSlots[i]] = context.input(i);
             }
         }
+        StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
+        if (graphs != null && profiler == null && stream != 0 && graphs.replay(context, values, stream)) {
+            return;
+        }
+        long copies = deviceToHostCopies.get();
+        runSteps(context, values, stream, profiler);
+        if (graphs != null) {
+            graphs.completed(values, deviceToHostCopies.get() != copies);
+        }
+    }
+
+    /** Queues every step on {@code stream} ({@code values}: the fused inputs, and any outputs already asked of ORT). */
+    private void runSteps(KernelContext context, Tensor[] values, long stream, StepProfiler profiler) {
         RunMemory memory = intermediateTypes.length == 0 ? null : new RunMemory(signature(values), stream);
         try (Arena hostMemory = anyHostStep ? Arena.ofConfined() : null) {
             StepContext stepContext = new StepContext(context, values, constants.clone(), hostMemory, memory, stream);
-            StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
             CudaStepTimer timer = profiler == null ? null : stepTimer();
             try {
                 for (Step step : steps) {
@@ -364,6 +488,259 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 memory.finish();
             }
         }
+    }
+
+    static final String GRAPHS_PROPERTY = "javaep.cuda.graphs";
+
+    /**
+     * A group's Runs replayed as CUDA graphs. A Run's launches depend on its input shapes (grids, the plan) and on the
+     * device addresses of its inputs, outputs and intermediates (kernel arguments); so a graph is captured for one
+     * (input shapes, input addresses, output addresses) and replayed while a Run brings the same. The first Run with
+     * new input shapes runs eagerly: it compiles kernels, lets cuDNN choose its algorithms (which synchronise, so they
+     * cannot be captured), records the plan, and tells which output shapes those inputs give; the next asks ORT for
+     * its outputs first (so their addresses are known), captures its steps ({@code cuStreamBeginCapture}), instantiates
+     * and launches the graph, and keeps it. The intermediates' workspace and cuDNN's workspaces are stream-ordered
+     * allocations, which capture turns into the graph's own allocations, at addresses fixed for the graph's life;
+     * constants are uploaded once to memory of the group's own.
+     *
+     * <p>Not captured: groups with host steps (shape arithmetic on the host runs Java between launches and its values
+     * change the launches), profiled Runs, Runs on the legacy default stream, and a group whose Run copied a device
+     * value to the host (its shapes may depend on data; the copy synchronises, which capture forbids).
+     */
+    private final class GraphReplay {
+        /** Graphs kept per group, least recently used destroyed first. */
+        static final int MAX_GRAPHS = 4;
+        /**
+         * Captures in a row, without a replay between them, after which the group stops trying. A capture costs more
+         * host time than launching eagerly (the steps run as usual, plus instantiation), and pays only when replayed:
+         * a plain Run whose outputs ORT allocates at new addresses each time (or inputs the app moves) would capture
+         * every Run and never replay.
+         */
+        static final int MAX_MISSES_IN_A_ROW = 4;
+
+        private final CudaGraphs api;
+        /** Output shapes per input shapes, from completed eager Runs. */
+        private final Map<ShapeSignature, long[][]> outputShapes = new LinkedHashMap<>(16, 0.75f, true);
+        private final LinkedHashMap<GraphKey, Long> executables = new LinkedHashMap<>(16, 0.75f, true);
+        private int missesInARow;
+        private volatile String gaveUp;
+        /** Per slot: the device copy of a constant (uploaded before the first capture), else 0. */
+        private long[] deviceConstants;
+        private long captures;
+        private long replays;
+
+        GraphReplay(CudaGraphs api) {
+            this.api = api;
+        }
+
+        /** The graph functions when this group may be captured: on unless the property says off, no host steps. */
+        static Optional<CudaGraphs> eligible(boolean anyHostStep, CudaDevice device) {
+            String asked = System.getProperty(GRAPHS_PROPERTY, System.getenv("JAVAEP_CUDA_GRAPHS"));
+            boolean off = asked != null && (asked.equalsIgnoreCase("off") || asked.equalsIgnoreCase("false"));
+            return off || anyHostStep ? Optional.empty() : CudaGraphs.of(device.driver());
+        }
+
+        /** Replays (or captures and launches) this Run; false when it must run eagerly. */
+        boolean replay(KernelContext context, Tensor[] values, long stream) {
+            if (gaveUp != null) {
+                return false;
+            }
+            ShapeSignature signature = signature(values);
+            long[][] shapes;
+            synchronized (this) {
+                shapes = outputShapes.get(signature);
+            }
+            if (shapes == null) {
+                return false; // the first Run with these shapes runs eagerly
+            }
+            long[] outputAddresses = new long[outputSlots.length];
+            for (int i = 0; i < outputSlots.length; i++) {
+                if (outputSlots[i] != NONE) {
+                    Tensor output = context.output(i, shapes[i]);
+                    values[outputSlots[i]] = output;
+                    outputAddresses[i] = output.data().address();
+                }
+            }
+            long[] inputAddresses = new long[fusedInputSlots.length];
+            for (int i = 0; i < inputAddresses.length; i++) {
+                Tensor input = fusedInputSlots[i] == NONE ? null : values[fusedInputSlots[i]];
+                inputAddresses[i] = input == null ? 0 : input.data().address();
+            }
+            GraphKey key = new GraphKey(signature, inputAddresses, outputAddresses);
+            synchronized (this) {
+                Long executable = executables.get(key);
+                if (executable != null) {
+                    // launched under the lock: an eviction cannot destroy it between lookup and launch
+                    api.launch(executable, stream);
+                    missesInARow = 0;
+                    replays++;
+                    return true;
+                }
+                if (++missesInARow > MAX_MISSES_IN_A_ROW) {
+                    giveUp(MAX_MISSES_IN_A_ROW + " captures in a row were never replayed (the Run's input or output"
+                            + " addresses change between Runs: bind them with IoBinding to replay)");
+                    return false;
+                }
+                uploadConstants();
+            }
+            return capture(context, values, key, stream);
+        }
+
+        private boolean capture(KernelContext context, Tensor[] values, GraphKey key, long stream) {
+            Tensor[] captured = values.clone(); // a failed capture leaves the eager retry its own values
+            for (int slot = 0; slot < deviceConstants.length; slot++) {
+                if (deviceConstants[slot] != 0 && captured[slot] == null) {
+                    captured[slot] = DeviceTensor.at(deviceConstants[slot], constants[slot].elementType(), constants[slot].shape());
+                }
+            }
+            long copies = deviceToHostCopies.get();
+            try {
+                api.beginCapture(stream);
+            } catch (RuntimeException e) {
+                giveUp("the stream cannot be captured: " + e.getMessage());
+                return false;
+            }
+            long graph;
+            try {
+                runSteps(context, captured, stream, null);
+            } catch (RuntimeException e) {
+                try {
+                    api.destroyGraph(api.endCapture(stream));
+                } catch (RuntimeException ended) {
+                    e.addSuppressed(ended);
+                }
+                giveUp("a step could not be captured: " + e);
+                return false; // what was queued went into the discarded graph: the Run runs eagerly
+            }
+            long executable;
+            try {
+                graph = api.endCapture(stream);
+            } catch (RuntimeException e) {
+                giveUp("the capture was invalidated: " + e.getMessage());
+                return false;
+            }
+            try {
+                if (deviceToHostCopies.get() != copies) {
+                    giveUp("a step read a device value on the host");
+                    return false;
+                }
+                executable = api.instantiate(graph);
+            } catch (RuntimeException e) {
+                giveUp("the graph could not be instantiated: " + e.getMessage());
+                return false;
+            } finally {
+                api.destroyGraph(graph);
+            }
+            for (int slot = 0; slot < values.length; slot++) {
+                values[slot] = captured[slot];
+            }
+            synchronized (this) {
+                api.launch(executable, stream);
+                captures++;
+                Long replaced = executables.put(key, executable);
+                if (replaced != null) {
+                    api.destroyExec(replaced); // another thread captured the same key meanwhile
+                }
+                Iterator<Map.Entry<GraphKey, Long>> eldest = executables.entrySet().iterator();
+                while (executables.size() > MAX_GRAPHS) {
+                    api.destroyExec(eldest.next().getValue());
+                    eldest.remove();
+                }
+            }
+            return true;
+        }
+
+        /** An eager Run completed: remember its output shapes (or stop, when it read device values on the host). */
+        void completed(Tensor[] values, boolean copiedToHost) {
+            if (copiedToHost) {
+                giveUp("a step read a device value on the host");
+                return;
+            }
+            long[][] shapes = new long[outputSlots.length][];
+            for (int i = 0; i < outputSlots.length; i++) {
+                Tensor output = outputSlots[i] == NONE ? null : values[outputSlots[i]];
+                shapes[i] = output == null ? null : output.shape();
+            }
+            synchronized (this) {
+                outputShapes.put(signature(values), shapes);
+                Iterator<ShapeSignature> eldest = outputShapes.keySet().iterator();
+                while (outputShapes.size() > MAX_PLANS) {
+                    eldest.next();
+                    eldest.remove();
+                }
+            }
+        }
+
+        private void giveUp(String why) {
+            if (gaveUp == null) {
+                gaveUp = why;
+                dev.javaep.spi.EpLog.verbose("javaep: compiled node '" + name + "' launches eagerly from now on: " + why);
+            }
+        }
+
+        /** Uploads the constants once (synchronously, before a capture, which forbids the pageable copy). */
+        private void uploadConstants() {
+            if (deviceConstants != null) {
+                return;
+            }
+            long[] addresses = new long[constants.length];
+            for (int slot = 0; slot < constants.length; slot++) {
+                HostTensor constant = constants[slot];
+                if (constant != null && constant.byteSize() > 0) {
+                    addresses[slot] = device.driver().memAlloc(constant.byteSize());
+                    device.driver().memcpyHtoD(addresses[slot], constant.data(), constant.byteSize());
+                }
+            }
+            deviceConstants = addresses;
+        }
+
+        synchronized void close() {
+            if (device.isLost() || executables.isEmpty() && deviceConstants == null) {
+                return; // the graphs and memory went with the context, or there are none
+            }
+            device.makeCurrent();
+            for (long executable : executables.values()) {
+                api.destroyExec(executable);
+            }
+            executables.clear();
+            if (deviceConstants != null) {
+                for (long address : deviceConstants) {
+                    if (address != 0) {
+                        device.driver().memFree(address);
+                    }
+                }
+                deviceConstants = null;
+            }
+        }
+    }
+
+    /** What a captured graph depends on: the input shapes, and the inputs' and outputs' device addresses. */
+    private record GraphKey(ShapeSignature shapes, long[] inputs, long[] outputs) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof GraphKey k && shapes.equals(k.shapes) && Arrays.equals(inputs, k.inputs)
+                    && Arrays.equals(outputs, k.outputs);
+        }
+
+        @Override
+        public int hashCode() {
+            return (shapes.hashCode() * 31 + Arrays.hashCode(inputs)) * 31 + Arrays.hashCode(outputs);
+        }
+    }
+
+    /** Graphs captured and replays launched by this group (tests, benchmarks); {0, 0} where it has no graphs. */
+    long[] graphCounts() {
+        if (graphs == null) {
+            return new long[2];
+        }
+        synchronized (graphs) {
+            return new long[] {graphs.captures, graphs.replays};
+        }
+    }
+
+    /** Why this group stopped capturing, or null. */
+    String graphsGaveUp() {
+        return graphs == null ? "no graphs" : graphs.gaveUp;
     }
 
     /** The group's step timer, made on the first profiled Run. */
@@ -420,6 +797,9 @@ public final class CudaSubgraphProgram implements CompiledNode {
 
     @Override
     public void close() {
+        if (graphs != null) {
+            graphs.close();
+        }
         synchronized (this) {
             if (stepTimer != null) {
                 stepTimer.close();

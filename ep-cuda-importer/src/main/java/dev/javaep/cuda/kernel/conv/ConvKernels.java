@@ -3,6 +3,8 @@ package dev.javaep.cuda.kernel.conv;
 import dev.javaep.cuda.driver.Nvrtc;
 import dev.javaep.cuda.kernel.CudaKernelFactory;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
+import dev.javaep.cuda.kernel.elementwise.ElementwiseKernels;
+import dev.javaep.cuda.kernel.elementwise.ElementwiseKernels.FusableActivation;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.ops.ConvOps;
@@ -14,6 +16,7 @@ import dev.javaep.spi.ops.PoolOps.MaxPoolIndices;
 import dev.javaep.spi.ops.PoolOps.PoolAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -53,11 +56,35 @@ public final class ConvKernels {
     }
 
     private static CudaKernelFactory conv(Node node, boolean transposed) {
+        return conv(node, transposed, null);
+    }
+
+    private static CudaKernelFactory conv(Node node, boolean transposed, FusableActivation activation) {
         ConvAttributes attributes = ConvAttributes.of(node);
         requireRank(node, Math.max(node.input(0).rank(), node.input(1).rank()) - 2);
         requireCompiler(node);
         ElementType type = node.input(0).elementType();
-        return device -> new ConvolutionNode(device, attributes, transposed, type, ConvBackend.selected());
+        return device -> new ConvolutionNode(device, attributes, transposed, type, ConvBackend.selected(), activation);
+    }
+
+    /**
+     * The kernel of {@code producer} (a Conv or ConvTranspose on float32/float16) followed by {@code activation} (its
+     * only reader, a {@link ElementwiseKernels#fusableActivation}) as one compiled node: the activation applied in the
+     * convolution's epilogue instead of a pass of its own. Empty when the pair does not fuse. The caller (the group's
+     * planning) has checked that nothing else reads the convolution's output.
+     */
+    public static Optional<CudaKernelFactory> fusedWithActivation(Node producer, Node activation) {
+        boolean conv = producer.opType().equals("Conv");
+        if (!producer.isOnnxDomain() || !conv && !producer.opType().equals("ConvTranspose") || producer.inputs().size() < 2
+                || producer.input(0) == null || producer.input(1) == null || !FLOATS.contains(producer.input(0).elementType())
+                || activation.input(0) == null || activation.input(0).elementType() != producer.input(0).elementType()) {
+            return Optional.empty();
+        }
+        try {
+            return ElementwiseKernels.fusableActivation(activation).map(epilogue -> conv(producer, !conv, epilogue));
+        } catch (RuntimeException e) {
+            return Optional.empty(); // either node alone is declined the same way; nothing to fuse
+        }
     }
 
     private static CudaKernelFactory pool(Node node, boolean max) {

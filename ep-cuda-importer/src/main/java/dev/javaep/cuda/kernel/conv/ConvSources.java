@@ -1,6 +1,7 @@
 package dev.javaep.cuda.kernel.conv;
 
 import dev.javaep.cuda.kernel.CudaSource;
+import dev.javaep.cuda.kernel.elementwise.ElementwiseKernels.FusableActivation;
 import dev.javaep.spi.ElementType;
 import java.util.Map;
 
@@ -32,6 +33,8 @@ final class ConvSources {
                 const int padD = (int) s.v[19], padH = (int) s.v[20], padW = (int) s.v[21]; \\
                 const long long inSize = (long long) inD * inH * inW; \\
                 const long long outSize = (long long) outD * outH * outW;
+            // the epilogue: ACTIVATION is an expression of x0 and params.v[] (x0 itself unless an activation is fused)
+            __device__ __forceinline__ float activate(float x0, const Floats8& params) { (void) params; return ACTIVATION; }
             // (no min() from a header: NVRTC compiles this without any)
             __device__ __forceinline__ int min_int(int a, int b) { return a < b ? a : b; }
             // the first tap j whose position start + j * dilation is >= 0
@@ -52,7 +55,7 @@ final class ConvSources {
      */
     private static final String CONV = WINDOW + """
             extern "C" __global__ void __launch_bounds__(256) ENTRY(T* __restrict__ y, const T* __restrict__ x,
-                    const T* __restrict__ w, const T* __restrict__ bias, Window s) {
+                    const T* __restrict__ w, const T* __restrict__ bias, Window s, Floats8 params) {
                 WINDOW_FIELDS(s)
                 const int C = (int) s.v[1], M = (int) s.v[2], G = (int) s.v[3];
                 const int Cg = C / G, Mg = M / G;
@@ -103,7 +106,7 @@ final class ConvSources {
                     #pragma unroll
                     for (int j = 0; j < MB; j++) {
                         if (j < count) {
-                            st(y, at + j * outSize, acc[j]);
+                            st(y, at + j * outSize, activate(acc[j], params));
                         }
                     }
                 }
@@ -263,6 +266,44 @@ final class ConvSources {
             }
             """;
 
+    /**
+     * The epilogue of a convolution whose bias or activation the convolution itself did not apply (cuDNN's, or the
+     * transposed kernel's): {@code y = activate(y + bias[m])} in place over each plane of Y ({@code blockIdx.y} walks the
+     * planes n·M + m, so the bias is loaded once per block), 16 bytes per access (4 floats, 8 halves) where a plane's
+     * length and address allow it.
+     */
+    private static final String BIAS_ACTIVATION = """
+            // the epilogue: ACTIVATION is an expression of x0 and params.v[]
+            __device__ __forceinline__ float activate(float x0, const Floats8& params) { (void) params; return ACTIVATION; }
+            // 16 bytes of elements, loaded and stored at once (4 floats, 8 halves)
+            struct __align__(16) Vec { T e[16 / sizeof(T)]; };
+            extern "C" __global__ void __launch_bounds__(256) ENTRY(T* __restrict__ y, const T* __restrict__ bias,
+                    long long planes, long long spatial, long long channels, int vectors, Floats8 params) {
+                const int n = 16 / sizeof(T);
+                for (long long plane = blockIdx.y; plane < planes; plane += gridDim.y) {
+                    const float b = bias != 0 ? ld(bias, plane % channels) : 0.0f;
+                    T* p = y + plane * spatial;
+                    if (vectors) {
+                        Vec* q = (Vec*) p;
+                        for (long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x; i < spatial / n;
+                                i += (long long) blockDim.x * gridDim.x) {
+                            Vec v = q[i];
+                            #pragma unroll
+                            for (int k = 0; k < n; k++) {
+                                st(v.e, k, activate(ld(v.e, k) + b, params));
+                            }
+                            q[i] = v;
+                        }
+                        continue;
+                    }
+                    for (long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x; i < spatial;
+                            i += (long long) blockDim.x * gridDim.x) {
+                        st(p, i, activate(ld(p, i) + b, params));
+                    }
+                }
+            }
+            """;
+
     /** Threads per block of every kernel here (GLOBAL_POOL's shared array is sized for it). */
     static final int BLOCK = 256;
 
@@ -289,7 +330,43 @@ final class ConvSources {
         Map<String, String> all = new java.util.HashMap<>(defines);
         all.put("T", type);
         all.put("ENTRY", entry);
+        all.putIfAbsent("ACTIVATION", "x0");
         return CudaSource.of(entry, body, all);
+    }
+
+    /** A kernel name part for an epilogue: "" for none. */
+    private static String suffix(FusableActivation epilogue) {
+        return epilogue == null ? "" : "_" + epilogue.name();
+    }
+
+    /**
+     * Conv with {@code epilogue} applied to each output after the bias (null: the plain kernel); {@code blocked}: {@link
+     * #CHANNELS_PER_THREAD} output channels per thread.
+     */
+    static CudaSource conv(ElementType type, boolean blocked, FusableActivation epilogue) {
+        if (epilogue == null) {
+            return conv(type, blocked);
+        }
+        String t = half(type) == 1 ? "half" : "float";
+        return source("conv_direct" + (blocked ? "_mb4" : "") + "_" + (half(type) == 1 ? "f16" : "f32") + suffix(epilogue),
+                helpers(epilogue, t) + CONV, t, Map.of("MB", blocked ? String.valueOf(CHANNELS_PER_THREAD) : "1",
+                        "ACTIVATION", epilogue.expression()));
+    }
+
+    /** {@link #BIAS_ACTIVATION} for {@code epilogue} (null: the bias alone). */
+    static CudaSource biasActivation(ElementType type, FusableActivation epilogue) {
+        String t = half(type) == 1 ? "half" : "float";
+        Map<String, String> defines = new java.util.HashMap<>();
+        if (epilogue != null) {
+            defines.put("ACTIVATION", epilogue.expression());
+        }
+        return source("conv_bias" + suffix(epilogue) + "_" + (half(type) == 1 ? "f16" : "f32"),
+                helpers(epilogue, t) + BIAS_ACTIVATION, t, defines);
+    }
+
+    /** The epilogue's helper functions, with {@code T} (this family's element type, a template parameter name there) undefined around them. */
+    private static String helpers(FusableActivation epilogue, String t) {
+        return epilogue == null ? "" : "#undef T\n" + epilogue.helpers() + "\n#define T " + t + "\n";
     }
 
     private static int half(ElementType type) {

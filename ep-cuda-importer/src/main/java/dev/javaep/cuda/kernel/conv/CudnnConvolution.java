@@ -3,6 +3,7 @@ package dev.javaep.cuda.kernel.conv;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.dnn.Cudnn;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
+import dev.javaep.cuda.kernel.elementwise.ElementwiseKernels.FusableActivation;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.EpLog;
 import dev.javaep.spi.Tensor;
@@ -16,7 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * cuDNN's legacy API on the Run's stream, then the bias with cudnnAddTensor. Per geometry a {@link Plan}: the
  * descriptors and the algorithm, chosen once by timing every algorithm cuDNN offers for it between CUDA events on the
  * stream (cuDNN's own search times itself on the host and can pick a slower one) and remembered per process for that
- * geometry. The workspace comes from the device's stream-ordered pool on the Run's stream, freed behind the call.
+ * geometry. The workspace comes from the device's stream-ordered pool on the Run's stream, freed behind the call (inside
+ * a CUDA graph capture these become the graph's own allocation, whose address is fixed for the graph's life). A fused
+ * activation runs with the bias as one pass over Y after the convolution instead of cudnnAddTensor.
  * A geometry cuDNN cannot express (asymmetric pads, sizes past int32) runs on {@link #fallback}.
  */
 final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable {
@@ -29,6 +32,7 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
     private final boolean transposed;
     private final ConvolutionNode.Algorithm fallback;
     private final boolean tf32;
+    private final FusableActivation activation;
     private final Map<Window, Plan> plans = new ConcurrentHashMap<>();
 
     /** A geometry as the {@code Window} longs, compared by value. */
@@ -49,11 +53,14 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
         static final Plan UNSUPPORTED = new Plan(0, 0, 0, 0, 0, -1, 0);
     }
 
-    CudnnConvolution(Cudnn cudnn, boolean transposed, ConvolutionNode.Algorithm fallback, boolean tf32) {
+    /** {@code activation}: applied with the bias in one pass after the convolution (null: the bias by cudnnAddTensor). */
+    CudnnConvolution(Cudnn cudnn, boolean transposed, ConvolutionNode.Algorithm fallback, boolean tf32,
+                     FusableActivation activation) {
         this.cudnn = cudnn;
         this.transposed = transposed;
         this.fallback = fallback;
         this.tf32 = tf32;
+        this.activation = activation;
     }
 
     @Override
@@ -81,9 +88,12 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
                     driver.memFreeAsync(workspace, stream);
                 }
             }
-            if (b != null) {
+            if (b != null && activation == null) {
                 cudnn.addBias(handle, plan.bias(), b.data().address(), plan.out(), y.data().address());
             }
+        }
+        if (activation != null) {
+            ConvolutionNode.biasActivation(kernels, stream, g, type, b, y, activation);
         }
     }
 

@@ -233,6 +233,57 @@ public final class ElementwiseKernels {
                 ShapeRule.MULTIDIRECTIONAL, new float[] {a.alpha(), a.beta(), a.gamma()});
     }
 
+    /** Activations whose formula is one expression of X alone: what a producer can apply in its epilogue. */
+    private static final Set<String> FUSABLE_ACTIVATIONS = Set.of("Relu", "LeakyRelu", "Elu", "Selu", "Celu", "HardSigmoid",
+            "HardSwish", "Gelu", "Softplus", "Softsign", "Mish", "Sigmoid", "Tanh", "Clip");
+
+    /**
+     * A float32/float16 activation as this family computes it, for a producer that applies it to its own output
+     * (JavaCuda fuses Conv → activation in a compiled group).
+     *
+     * @param name       a kernel name part (letters, digits, underscores)
+     * @param expression the C expression over the float {@code x0} and {@code params.v[0..7]}
+     * @param params     the values of {@code params.v[]}
+     * @param helpers    the C functions the expression may call ({@link ElementwiseSource#helpers()})
+     */
+    public record FusableActivation(String name, String expression, float[] params, String helpers) {}
+
+    /**
+     * {@code node} as a {@link FusableActivation}: one of {@link #FUSABLE_ACTIVATIONS} on float32 or float16, Clip
+     * with bounds that are attributes or constants the model gives; empty for anything else.
+     */
+    public static java.util.Optional<FusableActivation> fusableActivation(Node node) {
+        if (!node.isOnnxDomain() || !FUSABLE_ACTIVATIONS.contains(node.opType()) || node.inputs().isEmpty()
+                || node.input(0) == null || !FLOATS.contains(type(node))) {
+            return java.util.Optional.empty();
+        }
+        float[] params;
+        String name = name(node);
+        ElementwiseNode.Plan plan;
+        if (node.opType().equals("Clip") && !ElementwiseOps.clipBoundsAreAttributes(node)) {
+            params = new float[] {-Float.MAX_VALUE, Float.MAX_VALUE};
+            for (int i = 1; i <= 2; i++) {
+                if (node.input(i) == null) {
+                    continue;
+                }
+                if (node.input(i).value() == null || node.input(i).value().elementCount() != 1) {
+                    return java.util.Optional.empty(); // a bound computed at run time
+                }
+                dev.javaep.spi.TensorValue bound = node.input(i).value();
+                params[i - 1] = bound.elementType() == F16
+                        ? Float.float16ToFloat(bound.data().order(java.nio.ByteOrder.LITTLE_ENDIAN).getShort(0))
+                        : bound.floats()[0];
+            }
+            // Clip-6's expression: the bounds as parameters
+            plan = clip(new Node(node.id(), node.name(), "Clip", node.domain(), 6, List.of(node.input(0)), node.outputs(),
+                    java.util.Map.of()));
+        } else {
+            plan = plan(node);
+            params = plan.params();
+        }
+        return java.util.Optional.of(new FusableActivation(name, plan.spec().result(), params, ElementwiseSource.helpers()));
+    }
+
     /** A unary op on a float working value {@code x0}; attributes in {@code params.v[0..2]} (alpha, beta, gamma). */
     static String floatExpression(String op, boolean geluTanh) {
         return switch (op) {

@@ -133,6 +133,15 @@ final class ElementwiseSource {
             """;
 
     /**
+     * The template's C text before its kernels: the typedefs, loads, stores and the ops' helpers ({@code sigmoid},
+     * {@code clip_lo}, ...) that {@link ElementwiseKernels#floatExpression}'s expressions call, for a kernel of another
+     * family that evaluates one of them in its epilogue ({@link ElementwiseKernels#fusableActivation}).
+     */
+    static String helpers() {
+        return TEMPLATE.substring(0, TEMPLATE.indexOf("#if BROADCAST"));
+    }
+
+    /**
      * One specialisation of the template.
      *
      * @param name    names the entry ({@code ew_<name>_contig} / {@code _bcast}); letters, digits, underscores

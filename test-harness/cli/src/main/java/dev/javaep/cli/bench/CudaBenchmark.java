@@ -55,6 +55,7 @@ public final class CudaBenchmark {
                 latencyTable(env);
                 groupingTable(env);
                 bridgeTable(env);
+                graphsTable(env);
             } finally {
                 env.unregisterExecutionProviderLibrary("javaep-cuda-bench");
             }
@@ -101,9 +102,7 @@ public final class CudaBenchmark {
      */
     private static void groupingTable(OrtEnvironment env) {
         EpDevice cuda = env.epDevice(CUDA);
-        List<Workload> models = List.of(workloads().getFirst(),
-                new Workload("16 × Relu on float[1024] (16 nodes)", BenchModels.reluChain(16, 1024), "x", "y16",
-                        TensorData.ofFloats(new long[] {1024}, new float[1024]), 3000));
+        List<Workload> models = launchBoundModels();
         System.out.println("## Compiled groups vs one compiled node per ONNX node (JavaCuda, device-resident I/O, µs; median / p99)");
         System.out.println();
         System.out.println("| model | one group | a compiled node per node | ratio of medians |");
@@ -120,6 +119,13 @@ public final class CudaBenchmark {
             System.out.printf("| %s | %s | %s | %.2f× |%n", w.name(), cell(grouped), cell(single), single[0] / grouped[0]);
         }
         System.out.println();
+    }
+
+    /** The MLP and a 16-node Relu chain: small enough that the host's launches bound the Run. */
+    private static List<Workload> launchBoundModels() {
+        return List.of(workloads().getFirst(),
+                new Workload("16 × Relu on float[1024] (16 nodes)", BenchModels.reluChain(16, 1024), "x", "y16",
+                        TensorData.ofFloats(new long[] {1024}, new float[1024]), 3000));
     }
 
     private static String cell(double[] medianP99) {
@@ -214,6 +220,55 @@ public final class CudaBenchmark {
             System.out.printf("| all | %.1f | %.2f of a %.1f µs Run |%n%n", calls / (double) runs, javaMicros, runMicros);
             return null; // the table is printed: nothing to hand back
         });
+    }
+
+    /**
+     * A compiled group launched eagerly and replayed as a CUDA graph ({@code javaep.cuda.graphs}, read when a session
+     * compiles), side by side: the Run's median and p99, and the Java time of the Compute callback per Run (bridge
+     * statistics: the group's host work, its launches included). Device-resident I/O, so addresses repeat and the
+     * graph replays.
+     */
+    private static void graphsTable(OrtEnvironment env) {
+        if (!BridgeStatistics.ENABLED) {
+            return;
+        }
+        System.out.println("## CUDA graphs: one compiled group launched eagerly vs replayed (JavaCuda, device-resident I/O)\n\n"
+                + "| model | Run µs eager (median / p99) | Run µs graph | Compute µs in Java eager | Compute µs graph |\n"
+                + "|---|---:|---:|---:|---:|");
+        EpDevice cuda = env.epDevice(CUDA);
+        String previous = System.getProperty("javaep.cuda.graphs");
+        try {
+            for (Workload w : launchBoundModels()) {
+                double[][] eager = withGraphs("off", env, cuda, w);
+                double[][] graph = withGraphs("on", env, cuda, w);
+                System.out.printf("| %s | %s | %s | %.2f | %.2f |%n", w.name(), cell(eager[0]), cell(graph[0]), eager[1][0],
+                        graph[1][0]);
+            }
+        } finally {
+            if (previous == null) {
+                System.clearProperty("javaep.cuda.graphs");
+            } else {
+                System.setProperty("javaep.cuda.graphs", previous);
+            }
+        }
+        System.out.println();
+    }
+
+    /** {median, p99} of the Run and {Compute µs per Run} with {@code javaep.cuda.graphs=graphs}. */
+    private static double[][] withGraphs(String graphs, OrtEnvironment env, EpDevice cuda, Workload w) {
+        System.setProperty("javaep.cuda.graphs", graphs);
+        double[] computeMicros = new double[1];
+        double[] run = withDeviceResidentRun(env, cuda, w, boundRun -> {
+            double[] times = percentiles(boundRun, w.runs());
+            BridgeStatistics.reset();
+            for (int i = 0; i < w.runs(); i++) {
+                boundRun.run();
+            }
+            BridgeStatistics.Totals compute = BridgeStatistics.snapshot().get(BridgeStatistics.Callback.COMPUTE);
+            computeMicros[0] = compute == null ? Double.NaN : compute.nanos() / 1e3 / w.runs();
+            return times;
+        });
+        return new double[][] {run, computeMicros};
     }
 
     private static void bandwidthTable(CudaDriver driver, CudaDeviceInfo info) {
