@@ -1,0 +1,85 @@
+package dev.javaep.conformance.kit;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.javaep.host.FileDescriptors;
+import dev.javaep.os.Posix;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A memfd the kit owns, filled with floats and kept mapped: the one real external-memory handle a host can make
+ * without a GPU API. {@link #export()} hands out a new fd of it, as {@code vkGetMemoryFdKHR} would; each file has a
+ * name of its own, so {@link #refersToThis} tells its fds from any other.
+ */
+final class SharedMemoryFile implements AutoCloseable {
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final MethodHandle MEMFD_CREATE = LINKER.downcallHandle(
+            LINKER.defaultLookup().findOrThrow("memfd_create"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle FTRUNCATE = LINKER.downcallHandle(
+            LINKER.defaultLookup().findOrThrow("ftruncate"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG));
+    private static final AtomicInteger FILES = new AtomicInteger();
+
+    private final String name = "javaep-conformance-" + FILES.incrementAndGet();
+    private final int fd;
+    private final MemorySegment mapping;
+
+    /** A file of {@code values.length} floats holding {@code values}. */
+    SharedMemoryFile(float[] values) {
+        long size = (long) values.length * Float.BYTES;
+        try (Arena arena = Arena.ofConfined()) {
+            int created = (int) MEMFD_CREATE.invokeExact(arena.allocateFrom(name), 0);
+            if (created < 0) {
+                throw new IllegalStateException("memfd_create failed");
+            }
+            if ((int) FTRUNCATE.invokeExact(created, size) != 0) {
+                Posix.close(created);
+                throw new IllegalStateException("ftruncate of a memfd failed");
+            }
+            fd = created;
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        mapping = MemorySegment.ofAddress(Posix.mapShared(fd, size)).reinterpret(size);
+        MemorySegment.copy(values, 0, mapping, JAVA_FLOAT, 0, values.length);
+    }
+
+    long size() {
+        return mapping.byteSize();
+    }
+
+    /** A new fd of this file (the caller's to pass on or close). */
+    int export() {
+        return Posix.dup(fd);
+    }
+
+    /** Whether {@code someFd} is open on this file (and not on another that took its number). */
+    boolean refersToThis(int someFd) {
+        return FileDescriptors.target(someFd).map(t -> t.contains("/memfd:" + name + " ")).orElse(false);
+    }
+
+    /** The kit's own fd of the file: a caller's handle the importer must leave alone. */
+    int ownFd() {
+        return fd;
+    }
+
+    /** The floats as the file holds them now, read through the kit's own mapping. */
+    float[] floats() {
+        return mapping.toArray(JAVA_FLOAT);
+    }
+
+    @Override
+    public void close() {
+        Posix.unmap(mapping.address(), mapping.byteSize());
+        Posix.close(fd);
+    }
+}
