@@ -60,17 +60,22 @@ public final class SessionCycleStudy {
      */
     private static void study(Supplier<Session> open, int cycles, int every) {
         int half = cycles / 2;
+        jvmMallocKib(); // the first call starts JMX: not a session's memory
         LifecycleChecks.sessionCycleSamples(open, half, every);
         ProcessSample start = ProcessSample.now();
-        long jvmMallocStart = jvmMallocKib();
+        long jvmStart = jvmMallocKib();
         List<ProcessSample> samples = LifecycleChecks.sessionCycleSamples(open, half, every);
         ProcessSample end = ProcessSample.now();
-        long jvmMallocEnd = jvmMallocKib();
+        long jvmEnd = jvmMallocKib();
         System.out.println(LifecycleChecks.trend(samples, every, "session", half));
-        System.out.printf("second half, KiB per session: RSS %+.2f, glibc in use %+.2f, glibc free %+.2f, JVM malloc (NMT) %s%n",
-                (end.rssKib() - start.rssKib()) / (double) half, (end.mallocInUseKib() - start.mallocInUseKib()) / (double) half,
-                (end.mallocFreeKib() - start.mallocFreeKib()) / (double) half,
-                jvmMallocStart < 0 ? "n/a" : String.format("%+.2f", (jvmMallocEnd - jvmMallocStart) / (double) half));
+        double perSession = half;
+        String jvm = jvmStart < 0 ? "JVM malloc n/a (run with -XX:NativeMemoryTracking=summary)"
+                : String.format("JVM malloc (NMT) %+.2f, native code's malloc (glibc in use − JVM) %+.2f",
+                        (jvmEnd - jvmStart) / perSession,
+                        ((end.mallocInUseKib() - start.mallocInUseKib()) - (jvmEnd - jvmStart)) / perSession);
+        System.out.printf("second half, KiB per session: RSS %+.2f, glibc in use %+.2f, glibc free %+.2f, %s%n",
+                (end.rssKib() - start.rssKib()) / perSession, (end.mallocInUseKib() - start.mallocInUseKib()) / perSession,
+                (end.mallocFreeKib() - start.mallocFreeKib()) / perSession, jvm);
     }
 
     /** The JVM's malloc total from Native Memory Tracking, in KiB; -1 when NMT is off. */

@@ -12,7 +12,10 @@ import dev.javaep.conformance.kit.ReportWriter;
 import dev.javaep.conformance.kit.Verdict;
 import dev.javaep.harness.TestPaths;
 import dev.javaep.harness.conformance.gallery.CrashingComputeFactory;
+import dev.javaep.harness.conformance.gallery.FdClosingImporterFactory;
 import dev.javaep.harness.conformance.gallery.LeakingFactory;
+import dev.javaep.harness.conformance.gallery.LyingImporterFactory;
+import dev.javaep.harness.conformance.gallery.RacyRunFactory;
 import dev.javaep.harness.conformance.gallery.ThrowingCapabilityFactory;
 import dev.javaep.harness.conformance.gallery.WrongAddFactory;
 import java.nio.file.Files;
@@ -90,6 +93,27 @@ class ConformanceKitIT {
         KitReport report = runGallery(LeakingFactory.NAME, Set.of("lifecycle"));
         assertVerdict(report, "lifecycle.session-cycles", Verdict.FAIL, "Java heap grows");
         assertEquals(Verdict.PASS, report.result("lifecycle.register-cycles").verdict(), report.results()::toString);
+    }
+
+    @Test
+    void lyingCanImportIsFlagged() {
+        KitReport report = runGallery(LyingImporterFactory.NAME, Set.of("importer"));
+        assertVerdict(report, "importer.can-import-truthful", Verdict.FAIL, "CanImportMemory(VK_MEMORY_OPAQUE_FD) answers true");
+        assertEquals(Verdict.PASS, report.result("importer.bad-descriptors").verdict(), report.results()::toString);
+    }
+
+    @Test
+    void importerClosingTheCallersFdIsFlagged() {
+        KitReport report = runGallery(FdClosingImporterFactory.NAME, Set.of("importer"));
+        assertVerdict(report, "importer.caller-handles-untouched", Verdict.FAIL, "closed the caller's fd");
+        assertEquals(Verdict.PASS, report.result("importer.can-import-truthful").verdict(), report.results()::toString);
+        assertEquals(Verdict.PASS, report.result("importer.release-orders").verdict(), report.results()::toString);
+    }
+
+    @Test
+    void runThatIsNotThreadSafeIsFlagged() {
+        KitReport report = runGallery(RacyRunFactory.NAME, Set.of("concurrency"));
+        assertVerdict(report, "concurrency.shared-session", Verdict.FAIL, "differ from the serial Run");
     }
 
     @Test
