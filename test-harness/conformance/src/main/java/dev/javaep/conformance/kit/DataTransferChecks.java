@@ -65,86 +65,76 @@ final class DataTransferChecks {
         return n + " floats";
     }
 
-    /** One CopyTensors: answers null when it copied exactly, what went wrong otherwise; a refusal is an OrtException. */
-    private static String copy(KitContext context, OrtTensor from, OrtTensor to, OrtTensor readBack, float[] sent) {
-        context.env().copyTensors(List.of(from), List.of(to), null);
-        if (readBack != to) {
-            context.env().copyTensors(List.of(to), List.of(readBack), null);
+    /** What the copies of {@link #canCopy} did, and what of it is wrong. */
+    private record Copies(KitContext context, float[] sent, List<String> outcomes, List<String> problems) {
+        /**
+         * {@code from} → {@code to} through CopyTensors, then (if {@code readBack} is given) {@code to} → {@code readBack}
+         * compared with what was sent. A refusal is a problem when the pair is {@code required} ({@code why} says why).
+         */
+        void pair(String what, OrtTensor from, OrtTensor to, OrtTensor readBack, boolean required, String why) {
+            try {
+                context.env().copyTensors(List.of(from), List.of(to), null);
+                outcomes.add(what + " copied");
+            } catch (OrtException e) {
+                if (required) {
+                    problems.add(what + " refused (" + e.getMessage() + "): " + why);
+                } else {
+                    outcomes.add(what + " refused (" + e.code() + ")");
+                }
+                return;
+            }
+            if (readBack == null) {
+                return;
+            }
+            if (readBack != to) {
+                context.env().copyTensors(List.of(to), List.of(readBack), null);
+            }
+            float[] got = readBack.toHost().floats();
+            if (!Arrays.equals(sent, got)) {
+                problems.add(what + ": copied " + Arrays.toString(Arrays.copyOf(got, 4)) + "..., sent "
+                        + Arrays.toString(Arrays.copyOf(sent, 4)) + "...");
+            }
         }
-        float[] got = readBack.toHost().floats();
-        return Arrays.equals(sent, got) ? null : "copied " + Arrays.toString(Arrays.copyOf(got, 4)) + "..., sent "
-                + Arrays.toString(Arrays.copyOf(sent, 4)) + "...";
+
+        /** A copy between tensors of different sizes must end in a status. */
+        void refused(String what, OrtTensor from, OrtTensor to) {
+            try {
+                context.env().copyTensors(List.of(from), List.of(to), null);
+                problems.add(what + " was copied: a copy between tensors of different sizes must be refused");
+            } catch (OrtException e) {
+                outcomes.add(what + " refused (" + e.code() + ")");
+            }
+        }
     }
 
     private static String canCopy(KitContext context) {
         int n = 1027;
         float[] values = ramp(n);
-        List<String> problems = new ArrayList<>();
-        List<String> outcomes = new ArrayList<>();
+        Copies copies = new Copies(context, values, new ArrayList<>(), new ArrayList<>());
         java.util.Optional<MemoryInfo> device = deviceMemory(context);
         try (Session session = context.session(KitContext.addModel(), true);
              OrtTensor host = OrtTensor.fromHost(TensorData.ofFloats(new long[] {n}, values));
              OrtTensor hostCopy = OrtTensor.allocate(Allocator.defaultCpu(), ElementType.FLOAT, n);
              OrtTensor hostLonger = OrtTensor.allocate(Allocator.defaultCpu(), ElementType.FLOAT, n + 1)) {
-            // host → host: ORT has no transfer of its own; whoever claims it must copy exactly
-            try {
-                String wrong = copy(context, host, hostCopy, hostCopy, values);
-                outcomes.add("host→host copied (a data transfer claims it)");
-                if (wrong != null) {
-                    problems.add("host→host: " + wrong);
-                }
-            } catch (OrtException e) {
-                outcomes.add("host→host refused (" + e.code() + ")");
-            }
+            // ORT has no host → host transfer of its own: whoever claims it must copy exactly
+            copies.pair("host→host", host, hostCopy, hostCopy, false, "");
             if (device.isPresent()) {
                 try (Allocator allocator = session.allocator(device.get());
                      OrtTensor onDevice = OrtTensor.allocate(allocator, ElementType.FLOAT, n);
                      OrtTensor onDevice2 = OrtTensor.allocate(allocator, ElementType.FLOAT, n);
                      OrtTensor deviceLonger = OrtTensor.allocate(allocator, ElementType.FLOAT, n + 1);
                      OrtTensor back = OrtTensor.allocate(Allocator.defaultCpu(), ElementType.FLOAT, n)) {
-                    try {
-                        context.env().copyTensors(List.of(host), List.of(onDevice), null);
-                        outcomes.add("host→device copied");
-                    } catch (OrtException e) {
-                        problems.add("host→device refused (" + e.getMessage() + "): ORT needs it to feed the EP's inputs");
-                    }
-                    try {
-                        String wrong = copy(context, onDevice, back, back, values);
-                        outcomes.add("device→host copied");
-                        if (wrong != null) {
-                            problems.add("host→device→host: " + wrong);
-                        }
-                    } catch (OrtException e) {
-                        problems.add("device→host refused (" + e.getMessage() + "): ORT needs it to read the EP's outputs");
-                    }
-                    try {
-                        String wrong = copy(context, onDevice, onDevice2, back, values);
-                        outcomes.add("device→device copied");
-                        if (wrong != null) {
-                            problems.add("device→device: " + wrong);
-                        }
-                    } catch (OrtException e) {
-                        outcomes.add("device→device refused (" + e.code() + ")");
-                    }
-                    refused(context, host, deviceLonger, "host [" + n + "] → device [" + (n + 1) + "]", outcomes, problems);
+                    copies.pair("host→device", host, onDevice, null, true, "ORT needs it to feed the EP's inputs");
+                    copies.pair("device→host", onDevice, back, back, true, "ORT needs it to read the EP's outputs");
+                    copies.pair("device→device", onDevice, onDevice2, back, false, "");
+                    copies.refused("host [" + n + "] → device [" + (n + 1) + "]", host, deviceLonger);
                 }
             }
-            refused(context, host, hostLonger, "host [" + n + "] → host [" + (n + 1) + "]", outcomes, problems);
+            copies.refused("host [" + n + "] → host [" + (n + 1) + "]", host, hostLonger);
         }
-        if (!problems.isEmpty()) {
-            throw Check.fail(String.join("; ", problems) + " (" + String.join(", ", outcomes) + ")");
+        if (!copies.problems().isEmpty()) {
+            throw Check.fail(String.join("; ", copies.problems()) + " (" + String.join(", ", copies.outcomes()) + ")");
         }
-        return String.join(", ", outcomes) + (device.isEmpty() ? "; no device memory: host pairs only" : "");
-    }
-
-    /** A copy between tensors of different sizes must end in a status. */
-    private static void refused(KitContext context, OrtTensor from, OrtTensor to, String what, List<String> outcomes,
-                                List<String> problems) {
-        try {
-            context.env().copyTensors(List.of(from), List.of(to), null);
-            problems.add(what + " was copied: a copy between tensors of different sizes must be refused");
-        } catch (OrtException e) {
-            outcomes.add(what + " refused (" + e.code() + ")");
-        }
+        return String.join(", ", copies.outcomes()) + (device.isEmpty() ? "; no device memory: host pairs only" : "");
     }
 }

@@ -20,11 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * name of its own, so {@link #refersToThis} tells its fds from any other.
  */
 final class SharedMemoryFile implements AutoCloseable {
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final MethodHandle MEMFD_CREATE = LINKER.downcallHandle(
-            LINKER.defaultLookup().findOrThrow("memfd_create"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle FTRUNCATE = LINKER.downcallHandle(
-            LINKER.defaultLookup().findOrThrow("ftruncate"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG));
+    private static final MethodHandle MEMFD_CREATE = libc("memfd_create", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle FTRUNCATE = libc("ftruncate", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG));
     private static final AtomicInteger FILES = new AtomicInteger();
 
     private final String name = "javaep-conformance-" + FILES.incrementAndGet();
@@ -51,6 +48,11 @@ final class SharedMemoryFile implements AutoCloseable {
         }
         mapping = MemorySegment.ofAddress(Posix.mapShared(fd, size)).reinterpret(size);
         MemorySegment.copy(values, 0, mapping, JAVA_FLOAT, 0, values.length);
+    }
+
+    private static MethodHandle libc(String function, FunctionDescriptor descriptor) {
+        Linker linker = Linker.nativeLinker();
+        return linker.downcallHandle(linker.defaultLookup().findOrThrow(function), descriptor);
     }
 
     long size() {

@@ -10,13 +10,7 @@ import java.lang.foreign.ValueLayout;
  * read each other's sums. The kit must flag {@code concurrency.shared-session}.
  */
 public final class RacyRunFactory extends GalleryAddFactory {
-    public static final String NAME = "JavaGalleryRacyRunExecutionProvider";
     private static float[] scratch = new float[0];
-
-    @Override
-    public String name() {
-        return NAME;
-    }
 
     @Override
     void compute(KernelContext context) {
