@@ -184,10 +184,11 @@ final class CpuSubgraphProgram implements CompiledNode {
         for (Scratch scratch; (scratch = allScratches.poll()) != null; ) {
             scratch.free();
         }
+        scratches.remove(); // the releasing thread's entry; other threads' go stale once this program is unreachable
     }
 
     private Scratch newScratch() {
-        Scratch scratch = new Scratch();
+        Scratch scratch = new Scratch(slotCount, steps);
         allScratches.add(scratch);
         return scratch;
     }
@@ -238,20 +239,28 @@ final class CpuSubgraphProgram implements CompiledNode {
         }
     }
 
-    /** A thread's values, step lists and intermediate buffer. */
-    private final class Scratch {
-        final Tensor[] values = new Tensor[slotCount];
-        final StepScratch[] stepScratch = new StepScratch[steps.length];
+    /**
+     * A thread's values, step lists and intermediate buffer. Static, so that it holds no reference to its program: a
+     * thread's {@code ThreadLocalMap} holds it strongly, and a value that reaches its own {@code ThreadLocal} key keeps
+     * the entry (and the program, ~1.9 KB a session on JavaCpu) alive for as long as the thread lives.
+     */
+    private static final class Scratch {
+        final Tensor[] values;
+        final StepScratch[] stepScratch;
         /** Per slot: the intermediate tensor handed out last Run, reused while its place and shape stay the same. */
-        final HostTensor[] intermediates = new HostTensor[slotCount];
-        final long[] offsets = new long[slotCount];
+        final HostTensor[] intermediates;
+        final long[] offsets;
         Arena bufferArena = Arena.ofShared();
         MemorySegment buffer = MemorySegment.NULL;
         /** Bytes of the buffer this Run has laid out (may pass the buffer's size: then the rest is in {@link #overflow}). */
         long used;
         Arena overflow;
 
-        Scratch() {
+        Scratch(int slotCount, Step[] steps) {
+            values = new Tensor[slotCount];
+            stepScratch = new StepScratch[steps.length];
+            intermediates = new HostTensor[slotCount];
+            offsets = new long[slotCount];
             for (int s = 0; s < steps.length; s++) {
                 stepScratch[s] = new StepScratch(steps[s]);
             }

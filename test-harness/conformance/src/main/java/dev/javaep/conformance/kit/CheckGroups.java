@@ -11,8 +11,16 @@ public final class CheckGroups {
 
     public static List<CheckGroup> all() {
         return List.of(RegistrationChecks.group(), AllocatorChecks.group(), DataTransferChecks.group(),
-                CapabilityChecks.group(), CorrectnessChecks.group(), BadInputChecks.group(), LifecycleChecks.group(),
-                ConcurrencyChecks.group());
+                StreamChecks.group(), ImporterChecks.group(),
+                withChecks(CapabilityChecks.group(), PartitionChecks.checks()), CorrectnessChecks.group(),
+                BadInputChecks.group(), LifecycleChecks.group(), ConcurrencyChecks.group());
+    }
+
+    /** {@code group} with {@code more} checks after its own (checks of one group that live in another class). */
+    private static CheckGroup withChecks(CheckGroup group, List<Check> more) {
+        List<Check> checks = new java.util.ArrayList<>(group.checks());
+        checks.addAll(more);
+        return new CheckGroup(group.name(), group.description(), checks);
     }
 
     public static Set<String> names() {

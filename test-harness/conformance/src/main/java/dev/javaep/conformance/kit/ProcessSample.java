@@ -1,7 +1,16 @@
 package dev.javaep.conformance.kit;
 
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,9 +21,22 @@ import java.util.stream.Stream;
 /**
  * The child JVM's resources at one moment (Linux {@code /proc/self}), after a GC: resident memory, the part of it
  * outside the Java heap (where a native leak shows: RSS minus the heap's committed size, which the collector grows
- * and shrinks on its own), the Java heap in use (where a Java EP's leak shows), open file descriptors and threads.
+ * and shrinks on its own), the Java heap in use (where a Java EP's leak shows), open file descriptors and threads;
+ * and glibc's malloc split into what is in use and what its arenas hold free ({@code mallinfo2}, -1 without glibc
+ * 2.33+): RSS that grows while the in-use part stays flat is the allocator keeping freed memory, not a leak.
  */
-record ProcessSample(long rssKib, long outsideHeapKib, long heapUsedKib, int openFds, int threads) {
+record ProcessSample(long rssKib, long outsideHeapKib, long heapUsedKib, int openFds, int threads, long mallocInUseKib,
+                     long mallocFreeKib) {
+    /**
+     * {@code struct mallinfo2}: ten {@code size_t}s; in use is uordblks (7, in the arenas) plus hblkhd (4, mmapped
+     * chunks), free is fordblks (8, held by the arenas).
+     */
+    private static final StructLayout MALLINFO2 = MemoryLayout.structLayout(
+            java.util.stream.IntStream.range(0, 10).mapToObj(i -> JAVA_LONG.withName("f" + i)).toArray(MemoryLayout[]::new));
+    private static final MethodHandle MALLINFO = Linker.nativeLinker().defaultLookup().find("mallinfo2")
+            .map(f -> Linker.nativeLinker().downcallHandle(f, FunctionDescriptor.of(MALLINFO2)))
+            .orElse(null);
+
     static ProcessSample now() {
         System.gc();
         var usage = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
@@ -39,7 +61,22 @@ record ProcessSample(long rssKib, long outsideHeapKib, long heapUsedKib, int ope
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new ProcessSample(rss, rss - committed, heap, fds, threads);
+        long[] malloc = mallocKib();
+        return new ProcessSample(rss, rss - committed, heap, fds, threads, malloc[0], malloc[1]);
+    }
+
+    /** glibc's bytes in use and free in its arenas, in KiB; {-1, -1} where {@code mallinfo2} is missing. */
+    private static long[] mallocKib() {
+        if (MALLINFO == null) {
+            return new long[] {-1, -1};
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment info = (MemorySegment) MALLINFO.invokeExact((java.lang.foreign.SegmentAllocator) arena);
+            return new long[] {(info.getAtIndex(JAVA_LONG, 7) + info.getAtIndex(JAVA_LONG, 4)) >> 10,
+                    info.getAtIndex(JAVA_LONG, 8) >> 10};
+        } catch (Throwable t) {
+            return new long[] {-1, -1};
+        }
     }
 
     /**

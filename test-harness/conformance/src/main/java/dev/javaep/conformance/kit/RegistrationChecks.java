@@ -34,7 +34,17 @@ final class RegistrationChecks {
                         RegistrationChecks::memoryInfos),
                 new Check("registration.creates-ep",
                         "a session with the EP appended (CPU fallback on) creates and runs the probe model",
-                        RegistrationChecks::createsEp)));
+                        RegistrationChecks::createsEp),
+                new Check("registration.ort-invariants",
+                        "what a host sees of ORT's own conformance invariants (ep_conformance_invariants.h): the EP's name"
+                                + " is non-empty and the same on every device of it; every memory info it registers has a"
+                                + " name and a valid allocator type",
+                        RegistrationChecks::ortInvariants),
+                new Check("registration.ort-version-supported",
+                        "every factory's ort_version_supported is a plugin-EP API version (22+) and no newer than it could"
+                                + " be; against the host's API (the kit calls CreateEpFactories itself, with a NULL logger:"
+                                + " a host has no OrtLogger)",
+                        FactoryVersions::check)));
     }
 
     private static String libraryRegisters(KitContext context) {
@@ -128,6 +138,37 @@ final class RegistrationChecks {
             }
             return "session created and ran";
         }
+    }
+
+    private static String ortInvariants(KitContext context) {
+        List<String> problems = new ArrayList<>();
+        List<EpDevice> devices = context.devices();
+        EpDevice first = devices.getFirst();
+        for (EpDevice device : devices) {
+            // CheckTypeIsNonEmptyAndStable: ORT keys kernel registries and node assignment on the EP's name
+            if (blank(device.epName()) || !device.epName().equals(first.epName())
+                    || !device.epVendor().equals(first.epVendor())) {
+                problems.add("EP device " + device + " names " + device.epName() + "/" + device.epVendor() + ", the first "
+                        + first.epName() + "/" + first.epVendor());
+            }
+            // CheckPreferredAllocatorInfoIsConsistent: the memory infos key allocator lookup
+            for (DeviceMemoryType type : DeviceMemoryType.values()) {
+                device.memoryInfo(type).ifPresent(info -> {
+                    if (blank(info.name())) {
+                        problems.add(device.epName() + ": the " + type + " memory info has an empty name");
+                    }
+                    if (info.allocatorType() == dev.javaep.host.AllocatorType.INVALID) {
+                        problems.add(device.epName() + ": the " + type + " memory info " + info.name()
+                                + " has allocator type OrtInvalidAllocator");
+                    }
+                });
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw Check.fail(String.join("; ", problems));
+        }
+        return devices.size() + " device(s) of " + first.epName() + ", one name and vendor; memory infos named, valid"
+                + " allocator types";
     }
 
     static boolean blank(String s) {

@@ -12,7 +12,11 @@ import dev.javaep.conformance.kit.ReportWriter;
 import dev.javaep.conformance.kit.Verdict;
 import dev.javaep.harness.TestPaths;
 import dev.javaep.harness.conformance.gallery.CrashingComputeFactory;
+import dev.javaep.harness.conformance.gallery.FdClosingImporterFactory;
+import dev.javaep.harness.conformance.gallery.GalleryAddFactory;
 import dev.javaep.harness.conformance.gallery.LeakingFactory;
+import dev.javaep.harness.conformance.gallery.LyingImporterFactory;
+import dev.javaep.harness.conformance.gallery.RacyRunFactory;
 import dev.javaep.harness.conformance.gallery.ThrowingCapabilityFactory;
 import dev.javaep.harness.conformance.gallery.WrongAddFactory;
 import java.nio.file.Files;
@@ -47,7 +51,8 @@ class ConformanceKitIT {
         return ConformanceTests.of(options("JavaCpuExecutionProvider", "javacpu"));
     }
 
-    private static KitReport runGallery(String ep, Set<String> groups) {
+    private static KitReport runGallery(Class<? extends GalleryAddFactory> factory, Set<String> groups) {
+        String ep = GalleryAddFactory.nameOf(factory);
         KitReport report = ConformanceKit.run(options(ep, ep).withOnly(groups), r -> {});
         ReportWriter.writeAll(report);
         System.out.print(ReportWriter.console(report));
@@ -61,35 +66,60 @@ class ConformanceKitIT {
         assertTrue(result.reason().contains(reasonPart), () -> "reason of " + id + " should mention " + reasonPart + ": " + result);
     }
 
+    /** The gallery EP of {@code factory}, run through {@code group} only, fails {@code failingId}, and passes {@code passingIds}. */
+    private static KitReport assertFlagged(Class<? extends GalleryAddFactory> factory, String group, String failingId,
+                                           String reasonPart, String... passingIds) {
+        KitReport report = runGallery(factory, Set.of(group));
+        assertVerdict(report, failingId, Verdict.FAIL, reasonPart);
+        assertPasses(report, passingIds);
+        return report;
+    }
+
+    private static void assertPasses(KitReport report, String... ids) {
+        for (String id : ids) {
+            assertEquals(Verdict.PASS, report.result(id).verdict(), report.results()::toString);
+        }
+    }
+
     @Test
     void wrongOutputIsFlaggedByTheNodeTests() {
-        KitReport report = runGallery(WrongAddFactory.NAME, Set.of("correctness"));
-        assertVerdict(report, "correctness.node-tests", Verdict.FAIL, "test_add");
+        KitReport report = assertFlagged(WrongAddFactory.class, "correctness", "correctness.node-tests", "test_add");
         assertTrue(report.opTable().stream().anyMatch(row -> row.op().equals("Add") && row.epPassed() < row.ortCpuPassed()),
                 report.opTable()::toString);
     }
 
     @Test
     void crashInComputeIsAttributedAndTheRunGoesOn() {
-        KitReport report = runGallery(CrashingComputeFactory.NAME, Set.of("getcapability", "correctness", "bad-input"));
+        KitReport report = runGallery(CrashingComputeFactory.class, Set.of("getcapability", "correctness", "bad-input"));
         assertVerdict(report, "correctness.node-tests", Verdict.CRASH, "died while running correctness.node-tests");
         assertVerdict(report, "correctness.models", Verdict.SKIP, "correctness.node-tests");
         // the groups before and after the crash ran in their own JVMs
-        assertEquals(Verdict.PASS, report.result("getcapability.fallback-on").verdict(), report.results()::toString);
-        assertEquals(Verdict.PASS, report.result("bad-input.truncated-model").verdict(), report.results()::toString);
+        assertPasses(report, "getcapability.fallback-on", "bad-input.truncated-model");
     }
 
     @Test
     void throwingGetCapabilityIsFlagged() {
-        KitReport report = runGallery(ThrowingCapabilityFactory.NAME, Set.of("getcapability"));
-        assertVerdict(report, "getcapability.fallback-on", Verdict.FAIL, "fail with the EP first");
+        assertFlagged(ThrowingCapabilityFactory.class, "getcapability", "getcapability.fallback-on", "fail with the EP first");
     }
 
     @Test
     void leakPerSessionIsFlaggedByTheTrend() {
-        KitReport report = runGallery(LeakingFactory.NAME, Set.of("lifecycle"));
-        assertVerdict(report, "lifecycle.session-cycles", Verdict.FAIL, "Java heap grows");
-        assertEquals(Verdict.PASS, report.result("lifecycle.register-cycles").verdict(), report.results()::toString);
+        assertFlagged(LeakingFactory.class, "lifecycle", "lifecycle.session-cycles", "Java heap grows", "lifecycle.register-cycles");
+    }
+
+    @Test
+    void lyingCanImportIsFlagged() {
+        assertFlagged(LyingImporterFactory.class, "importer", "importer.can-import-truthful", "CanImportMemory(VK_MEMORY_OPAQUE_FD) answers true", "importer.bad-descriptors");
+    }
+
+    @Test
+    void importerClosingTheCallersFdIsFlagged() {
+        assertFlagged(FdClosingImporterFactory.class, "importer", "importer.caller-handles-untouched", "closed the caller's fd", "importer.can-import-truthful", "importer.release-orders");
+    }
+
+    @Test
+    void runThatIsNotThreadSafeIsFlagged() {
+        assertFlagged(RacyRunFactory.class, "concurrency", "concurrency.shared-session", "differ from the serial Run");
     }
 
     @Test

@@ -13,16 +13,9 @@ import java.lang.invoke.MethodHandle;
  */
 @SuppressWarnings("restricted") // the native call is the point: a kernel that crashes in native code
 public final class CrashingComputeFactory extends GalleryAddFactory {
-    public static final String NAME = "JavaGalleryCrashingComputeExecutionProvider";
-
     private static final MethodHandle MEMSET = Linker.nativeLinker().downcallHandle(
             Linker.nativeLinker().defaultLookup().findOrThrow("memset"),
             FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
-
-    @Override
-    public String name() {
-        return NAME;
-    }
 
     @Override
     void compute(dev.javaep.spi.KernelContext context) {

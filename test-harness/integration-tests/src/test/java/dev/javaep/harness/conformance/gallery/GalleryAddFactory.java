@@ -4,9 +4,14 @@ import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.ExecutionProvider;
+import dev.javaep.spi.ExternalMemoryDescriptor;
+import dev.javaep.spi.ExternalMemoryType;
+import dev.javaep.spi.ExternalResourceImporter;
+import dev.javaep.spi.ExternalSemaphoreType;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.HardwareDevice;
 import dev.javaep.spi.HostExecutionProviderFactory;
+import dev.javaep.spi.ImportedMemory;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.NodeSupport;
@@ -15,12 +20,23 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The base of the conformance kit's gallery of deliberately broken EPs: a host-memory EP that runs float Add of two
  * same-shape inputs, correctly unless a subclass breaks it ({@link #support}, {@link #add}, {@link #onCreate}).
  */
-abstract class GalleryAddFactory implements HostExecutionProviderFactory {
+public abstract class GalleryAddFactory implements HostExecutionProviderFactory {
+    /** The EP name of a gallery factory: {@code WrongAddFactory} offers {@code JavaGalleryWrongAddExecutionProvider}. */
+    public static String nameOf(Class<? extends GalleryAddFactory> factory) {
+        return "JavaGallery" + factory.getSimpleName().replace("Factory", "") + "ExecutionProvider";
+    }
+
+    @Override
+    public final String name() {
+        return nameOf(getClass());
+    }
+
     @Override
     public String vendor() {
         return "javaep-conformance-gallery";
@@ -39,6 +55,29 @@ abstract class GalleryAddFactory implements HostExecutionProviderFactory {
         boolean floatAdd = node.opType().equals("Add") && node.isOnnxDomain()
                 && node.inputs().stream().allMatch(v -> v != null && v.elementType() == ElementType.FLOAT);
         return floatAdd ? NodeSupport.compiled() : NodeSupport.declined(DeclineCode.OP_TYPE, "the gallery EPs run float Add only");
+    }
+
+    /**
+     * An importer of Linux fds ({@code CanImportMemory} true for {@code VK_MEMORY_OPAQUE_FD} only, no semaphores) whose
+     * {@code ImportMemory} is {@code importMemory}.
+     */
+    static ExternalResourceImporter fdImporter(Function<ExternalMemoryDescriptor, ImportedMemory> importMemory) {
+        return new ExternalResourceImporter() {
+            @Override
+            public boolean canImportMemory(ExternalMemoryType type) {
+                return type == ExternalMemoryType.VK_MEMORY_OPAQUE_FD;
+            }
+
+            @Override
+            public boolean canImportSemaphore(ExternalSemaphoreType type) {
+                return false;
+            }
+
+            @Override
+            public ImportedMemory importMemory(ExternalMemoryDescriptor descriptor) {
+                return importMemory.apply(descriptor);
+            }
+        };
     }
 
     /** One element of the result. */

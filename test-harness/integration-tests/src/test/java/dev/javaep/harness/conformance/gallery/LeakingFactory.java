@@ -9,13 +9,7 @@ import java.util.List;
  * cleared would. The kit must flag {@code lifecycle.session-cycles}.
  */
 public final class LeakingFactory extends GalleryAddFactory {
-    public static final String NAME = "JavaGalleryLeakingExecutionProvider";
     private static final List<byte[]> LEAKED = new ArrayList<>();
-
-    @Override
-    public String name() {
-        return NAME;
-    }
 
     @Override
     void onCreate() {

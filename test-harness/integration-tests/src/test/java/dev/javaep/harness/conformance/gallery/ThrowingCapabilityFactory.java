@@ -9,13 +9,6 @@ import dev.javaep.spi.NodeSupport;
  * GetCapability call with a status. The kit must flag {@code getcapability.fallback-on}.
  */
 public final class ThrowingCapabilityFactory extends GalleryAddFactory {
-    public static final String NAME = "JavaGalleryThrowingCapabilityExecutionProvider";
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
     @Override
     NodeSupport support(Node node) {
         throw new NoClassDefFoundError("com/example/vendor/OpTable (deliberately missing: conformance gallery)");
