@@ -1,8 +1,13 @@
 package dev.javaep.cuda.kernel;
 
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javaep.cuda.driver.Nvrtc;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
+import dev.javaep.spi.NodeSupport;
 import dev.javaep.spi.ValueInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,9 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Nodes for JavaCuda's kernel-table and GPU tests, described by their element types alone (names and shapes
- * unknown, as ORT leaves them for a dynamic model). JavaCpu's tests have their own copy: the two test trees share
- * no test jar.
+ * Nodes for JavaCuda's kernel-table and GPU tests, described by their element types alone (names and shapes unknown,
+ * as ORT leaves them for a dynamic model), and what the table makes of them. JavaCpu's tests have their own copy of
+ * the node builder: the two test trees share no test jar.
  */
 public final class TestNodes {
     private TestNodes() {}
@@ -37,5 +42,19 @@ public final class TestNodes {
             values.add(types.get(i) == null ? null : new ValueInfo(prefix + i, types.get(i), null, true));
         }
         return values;
+    }
+
+    /**
+     * Asserts what JavaCuda makes of a node its CUDA C kernels compute: compiled where NVRTC is present, declined
+     * for NVRTC's absence (with the reason that names what is missing) where it is not.
+     */
+    public static void assertCompiledUnlessNvrtcIsAbsent(Node node) {
+        NodeSupport support = CudaOps.support(node);
+        if (CudaKernelLibrary.compilesSources()) {
+            assertInstanceOf(NodeSupport.Compiled.class, support, node + ": " + support);
+        } else {
+            var declined = assertInstanceOf(NodeSupport.Declined.class, support, node.toString());
+            assertTrue(declined.reason().contains(Nvrtc.absenceReason()), declined.reason());
+        }
     }
 }

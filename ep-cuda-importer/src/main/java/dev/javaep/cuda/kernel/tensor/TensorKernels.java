@@ -1,5 +1,8 @@
 package dev.javaep.cuda.kernel.tensor;
 
+import static dev.javaep.spi.ops.KernelRows.mover;
+import static dev.javaep.spi.ops.KernelRows.row;
+
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cuda.driver.Nvrtc;
@@ -8,16 +11,14 @@ import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.ops.KernelTable;
-import dev.javaep.spi.ops.OnnxTypes;
 import dev.javaep.spi.ops.OpSchema;
+import dev.javaep.spi.ops.SplitRule;
 import dev.javaep.spi.ops.TensorOps;
 import dev.javaep.spi.ops.TensorOps.PadMode;
 import dev.javaep.spi.ops.TensorOps.ScatterReduction;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -182,11 +183,9 @@ public final class TensorKernels {
     }
 
     private static CudaKernelFactory split(Node node, boolean splitInput) {
-        Long numOutputs = TensorOps.splitNumOutputs(node);
-        long[] split = TensorOps.ints(node, "split");
-        long axis = node.intAttribute("axis", 0);
+        SplitRule rule = SplitRule.of(node, splitInput);
         requireNvrtc();
-        return device -> new SplitNode(device, axis, split, splitInput, numOutputs);
+        return device -> new SplitNode(device, rule);
     }
 
     private static CudaKernelFactory padWithAttributes(Node node, String padsAttribute) {
@@ -196,22 +195,5 @@ public final class TensorKernels {
         byte[] value = TensorOps.padValueBits(node.floatAttribute("value", 0f), type);
         requireNvrtc();
         return device -> new PadNode(device, mode, pads, value);
-    }
-
-    private static KernelTable.Row<CudaKernelFactory> mover(OpSchema schema, Function<Node, CudaKernelFactory> factory) {
-        return mover(schema, "T", factory);
-    }
-
-    private static KernelTable.Row<CudaKernelFactory> mover(OpSchema schema, String parameter,
-                                                            Function<Node, CudaKernelFactory> factory) {
-        return row(schema, parameter, OnnxTypes.FIXED_SIZE, factory);
-    }
-
-    private static KernelTable.Row<CudaKernelFactory> row(OpSchema schema, String parameter, Set<ElementType> types,
-                                                          Function<Node, CudaKernelFactory> factory) {
-        EnumSet<ElementType> within = EnumSet.noneOf(ElementType.class);
-        within.addAll(types);
-        within.retainAll(schema.types().get(parameter));
-        return new KernelTable.Row<>(schema, parameter, within, factory);
     }
 }

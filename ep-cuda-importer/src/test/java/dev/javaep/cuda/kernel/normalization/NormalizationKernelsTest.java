@@ -3,11 +3,9 @@ package dev.javaep.cuda.kernel.normalization;
 import static dev.javaep.cuda.kernel.TestNodes.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.cuda.driver.Nvrtc;
-import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaOps;
+import dev.javaep.cuda.kernel.TestNodes;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.ElementType;
@@ -31,13 +29,7 @@ class NormalizationKernelsTest {
                 node("GroupNormalization", 21, List.of(F, F, F), List.of(F),
                         new Attribute.IntValue("num_groups", 2)));
         for (var node : nodes) {
-            NodeSupport support = CudaOps.support(node);
-            if (CudaKernelLibrary.compilesSources()) {
-                assertInstanceOf(NodeSupport.Compiled.class, support, node + ": " + support);
-            } else {
-                var declined = assertInstanceOf(NodeSupport.Declined.class, support, node.toString());
-                assertTrue(declined.reason().contains(Nvrtc.absenceReason()), declined.reason());
-            }
+            TestNodes.assertCompiledUnlessNvrtcIsAbsent(node);
         }
     }
 

@@ -1,11 +1,9 @@
 package dev.javaep.cuda.kernel.sampling;
 
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.javaep.cuda.driver.Nvrtc;
-import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaOps;
+import dev.javaep.cuda.kernel.TestNodes;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
@@ -32,13 +30,7 @@ class SamplingKernelsTest {
         for (Node node : List.of(node("Resize", 19, List.of(F), new long[] {1, 3, 8, 8}, Map.of()),
                 node("Upsample", 9, List.of(ElementType.FLOAT16, F), null, Map.of()),
                 node("GridSample", 22, List.of(F, ElementType.FLOAT16), new long[] {1, 3, 8, 8}, Map.of()))) {
-            NodeSupport support = CudaOps.support(node);
-            if (CudaKernelLibrary.compilesSources()) {
-                assertInstanceOf(NodeSupport.Compiled.class, support, node + ": " + support);
-            } else {
-                var declined = assertInstanceOf(NodeSupport.Declined.class, support, node.toString());
-                assertTrue(declined.reason().contains(Nvrtc.absenceReason()), declined.reason());
-            }
+            TestNodes.assertCompiledUnlessNvrtcIsAbsent(node);
         }
     }
 

@@ -1,19 +1,20 @@
 package dev.javaep.cpu.kernel.tensor;
 
+import static dev.javaep.spi.ops.KernelRows.mover;
+import static dev.javaep.spi.ops.KernelRows.row;
+
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.ops.KernelTable;
 import dev.javaep.spi.ops.OnnxTypes;
 import dev.javaep.spi.ops.OpSchema;
+import dev.javaep.spi.ops.SplitRule;
 import dev.javaep.spi.ops.TensorOps;
 import dev.javaep.spi.ops.TensorOps.PadMode;
 import dev.javaep.spi.ops.TensorOps.ScatterReduction;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
-import java.util.function.Function;
 
 /**
  * JavaCpu's rows for {@link TensorOps}: every schema version of the family, for every element type whose
@@ -121,32 +122,13 @@ public final class TensorKernels {
         return List.copyOf(rows);
     }
 
-    private static KernelTable.Row<CpuKernel> mover(OpSchema schema, Function<Node, CpuKernel> kernel) {
-        return mover(schema, "T", kernel);
-    }
-
-    /** A row for every whole-byte element type the schema allows for {@code parameter}. */
-    private static KernelTable.Row<CpuKernel> mover(OpSchema schema, String parameter, Function<Node, CpuKernel> kernel) {
-        return row(schema, parameter, OnnxTypes.FIXED_SIZE, kernel);
-    }
-
-    private static KernelTable.Row<CpuKernel> row(OpSchema schema, String parameter, Set<ElementType> types,
-                                                  Function<Node, CpuKernel> kernel) {
-        EnumSet<ElementType> within = EnumSet.noneOf(ElementType.class);
-        within.addAll(types);
-        within.retainAll(schema.types().get(parameter));
-        return new KernelTable.Row<>(schema, parameter, within, kernel);
-    }
-
     private static CpuKernel depthToSpace(Node node, boolean crd) {
         long blocksize = TensorOps.blocksize(node);
         return new RearrangeKernel("DepthToSpace", in -> TensorOps.depthToSpace(in.shape(0), blocksize, crd));
     }
 
     private static CpuKernel split(Node node, boolean splitInput) {
-        Long numOutputs = TensorOps.splitNumOutputs(node);
-        long[] split = TensorOps.ints(node, "split");
-        return new SplitKernel(node.intAttribute("axis", 0), split, splitInput, numOutputs, node.outputs().size());
+        return new SplitKernel(SplitRule.of(node, splitInput), node.outputs().size());
     }
 
     private static CpuKernel padWithAttributes(Node node, String padsAttribute) {
