@@ -71,8 +71,7 @@ record ReduceKernel(ReduceAttributes attributes, ElementType type) implements Cp
     public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
         Tensor x = inputs.getFirst();
         Tensor y = outputs.getFirst();
-        Shapes.requireType(op(), "input", x, type);
-        Shapes.requireType(op(), "output", y, type);
+        Shapes.requireTypes(op(), x, type, y, type);
         ReduceGeometry g = geometry(inputs);
         Shapes.requireOutputShapes(op(), outputs, new long[][] {g.outputShape()});
         if (g.outputCount() == 0) {
