@@ -5,13 +5,16 @@ import dev.javaep.spi.Node;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
  * How a backend writes its {@link KernelTable} rows: a backend names the element types it implements for an op once,
  * and each schema version's row takes those the version allows (ops widen their types from version to version, and a
  * row may not claim a type its schema does not allow). Also the rows of the elementwise ops whose types every backend
- * derives the same way from its float types ({@link #addMathRows}).
+ * derives the same way from its float types ({@link #addMathRows}), and the normalisation and sampling rows, which
+ * differ by backend only in what a node becomes ({@link #normalizationRows}, {@link #samplingRows}).
  */
 public final class KernelRows {
     private KernelRows() {}
@@ -54,6 +57,19 @@ public final class KernelRows {
         return row(schema, parameter, OnnxTypes.FIXED_SIZE, kernel);
     }
 
+    /**
+     * Declines a node whose type parameter {@code parameter}, one its row does not select on (GridSample's grid T2,
+     * BatchNormalization's T1, T2 and U), is bound to a type outside {@code implemented}; {@code kernelTakes} says
+     * what the backend's kernel takes instead.
+     */
+    public static void requireBound(OpSchema schema, Node node, String parameter, Set<ElementType> implemented,
+                                    String kernelTakes) {
+        ElementType type = schema.typeOf(node, parameter);
+        if (type != null && !implemented.contains(type)) {
+            throw new UnsupportedOperationException(schema.describe() + ": " + parameter + " is " + type + "; " + kernelTakes);
+        }
+    }
+
     /** {@link #row} for each version of an op. */
     public static <K> void addEach(List<KernelTable.Row<K>> rows, List<OpSchema> versions, String parameter,
                                    Set<ElementType> implemented, Function<Node, K> kernel) {
@@ -87,5 +103,36 @@ public final class KernelRows {
         for (List<OpSchema> op : LOGICAL) {
             addEach(rows, op, "T", bool, binary);
         }
+    }
+
+    /**
+     * A row per {@link NormalizationOps} schema on {@code types} (T): {@code check} first (the schema's other type
+     * parameters, what the backend needs to run), then BatchNormalization's rule made into a kernel by
+     * {@code batchNorm}, the row normalisations' by {@code rowNorm}.
+     */
+    public static <K> List<KernelTable.Row<K>> normalizationRows(Set<ElementType> types, BiConsumer<OpSchema, Node> check,
+            Function<NormalizationOps.BatchNorm, K> batchNorm, Function<NormalizationOps.RowNormalization, K> rowNorm) {
+        return NormalizationOps.SCHEMAS.stream().map(schema -> new KernelTable.Row<K>(schema, "T", types, node -> {
+            check.accept(schema, node);
+            return schema.opType().equals("BatchNormalization") ? batchNorm.apply(NormalizationOps.BatchNorm.of(node))
+                    : rowNorm.apply(NormalizationOps.RowNormalization.of(node));
+        })).toList();
+    }
+
+    /**
+     * A row per {@link SamplingOps} schema: Resize's and Upsample's on {@code resizeTypes} (for their data's type
+     * parameter), made by {@code resize} from the schema and where it keeps roi, scales and sizes; GridSample's on
+     * {@code gridSampleTypes} (T1), made by {@code gridSample}.
+     */
+    public static <K> List<KernelTable.Row<K>> samplingRows(Set<ElementType> resizeTypes,
+            BiFunction<OpSchema, SamplingOps.ResizeInputs, Function<Node, K>> resize, Set<ElementType> gridSampleTypes,
+            Function<OpSchema, Function<Node, K>> gridSample) {
+        return SamplingOps.SCHEMAS.stream().map(schema -> {
+            if (schema.opType().equals("GridSample")) {
+                return new KernelTable.Row<>(schema, "T1", gridSampleTypes, gridSample.apply(schema));
+            }
+            SamplingOps.ResizeInputs at = SamplingOps.ResizeInputs.of(schema);
+            return new KernelTable.Row<>(schema, at.dataType(), resizeTypes, resize.apply(schema, at));
+        }).toList();
     }
 }
