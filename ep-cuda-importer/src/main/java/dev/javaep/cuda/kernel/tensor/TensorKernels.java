@@ -44,10 +44,9 @@ public final class TensorKernels {
 
         rows.add(mover(TensorOps.CONCAT_1, node -> concat(node.intAttribute("axis", 1))));
         rows.add(mover(TensorOps.CONCAT_4, node -> concat(TensorOps.requiredInt(node, "axis"))));
-        rows.add(mover(TensorOps.SPLIT_1, node -> split(node, true)));
-        rows.add(mover(TensorOps.SPLIT_2, node -> split(node, false)));
-        rows.add(mover(TensorOps.SPLIT_13, node -> split(node, true)));
-        rows.add(mover(TensorOps.SPLIT_18, node -> split(node, true)));
+        for (OpSchema schema : SplitRule.SCHEMAS) {
+            rows.add(mover(schema, node -> split(schema, node)));
+        }
 
         rows.add(mover(TensorOps.PAD_1, node -> padWithAttributes(node, "paddings")));
         rows.add(mover(TensorOps.PAD_2, node -> padWithAttributes(node, "pads")));
@@ -124,8 +123,8 @@ public final class TensorKernels {
         return device -> new ConcatNode(device, axis);
     }
 
-    private static CudaKernelFactory split(Node node, boolean splitInput) {
-        SplitRule rule = SplitRule.of(node, splitInput);
+    private static CudaKernelFactory split(OpSchema schema, Node node) {
+        SplitRule rule = SplitRule.of(schema, node);
         requireNvrtc();
         return device -> new SplitNode(device, rule);
     }

@@ -40,10 +40,9 @@ public final class TensorKernels {
 
         rows.add(mover(TensorOps.CONCAT_1, node -> new ConcatKernel(node.intAttribute("axis", 1))));
         rows.add(mover(TensorOps.CONCAT_4, node -> new ConcatKernel(TensorOps.requiredInt(node, "axis"))));
-        rows.add(mover(TensorOps.SPLIT_1, node -> split(node, true)));
-        rows.add(mover(TensorOps.SPLIT_2, node -> split(node, false)));
-        rows.add(mover(TensorOps.SPLIT_13, node -> split(node, true)));
-        rows.add(mover(TensorOps.SPLIT_18, node -> split(node, true)));
+        for (OpSchema schema : SplitRule.SCHEMAS) {
+            rows.add(mover(schema, node -> split(schema, node)));
+        }
 
         rows.add(mover(TensorOps.PAD_1, node -> padWithAttributes(node, "paddings")));
         rows.add(mover(TensorOps.PAD_2, node -> padWithAttributes(node, "pads")));
@@ -69,8 +68,8 @@ public final class TensorKernels {
         return List.copyOf(rows);
     }
 
-    private static CpuKernel split(Node node, boolean splitInput) {
-        return new SplitKernel(SplitRule.of(node, splitInput), node.outputs().size());
+    private static CpuKernel split(OpSchema schema, Node node) {
+        return new SplitKernel(SplitRule.of(schema, node), node.outputs().size());
     }
 
     private static CpuKernel padWithAttributes(Node node, String padsAttribute) {
