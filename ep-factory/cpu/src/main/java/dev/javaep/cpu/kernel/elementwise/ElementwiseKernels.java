@@ -16,9 +16,10 @@ import java.util.function.Function;
 
 /**
  * JavaCpu's rows for {@link ElementwiseOps}: one row per schema version, with the types JavaCpu implements that the
- * version allows. Float16 computes through float lanes ({@link Lanes}); Add/Sub/Mul/Div on float32, float64 and
- * the integers keep their lane-free loops ({@link ElementwiseBinary}), Relu/Sigmoid/Tanh on float32 and float64
- * theirs ({@link ElementwiseUnary}).
+ * version allows. Float16 computes through float lanes ({@link Lanes}); Add/Sub/Mul/Div on float32 and float64 keep
+ * their lane-free loops ({@link ElementwiseBinary}, which runs the integers' on long lanes), Relu/Sigmoid/Tanh on
+ * float32 and float64 theirs ({@link ElementwiseUnary}). The ops whose types follow from the float types alone are
+ * {@link KernelRows#addMathRows}, as on JavaCuda.
  */
 public final class ElementwiseKernels {
     private static final ElementType F16 = ElementType.FLOAT16;
