@@ -10,11 +10,11 @@ import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.ops.ElementwiseOps;
 import dev.javaep.spi.ops.ElementwiseOps.Activation;
+import dev.javaep.spi.ops.KernelRows;
 import dev.javaep.spi.ops.KernelTable;
 import dev.javaep.spi.ops.OnnxTypes;
 import dev.javaep.spi.ops.OpSchema;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -34,9 +34,6 @@ public final class ElementwiseKernels {
     private static final Set<ElementType> FLOATS = Set.of(F16, F32);
     private static final Set<ElementType> INTEGERS = OnnxTypes.INTEGERS;
     private static final Set<ElementType> NUMBERS = OnnxTypes.union(FLOATS, INTEGERS);
-    private static final Set<ElementType> SIGNED = Set.of(ElementType.INT8, ElementType.INT16, ElementType.INT32, ElementType.INT64);
-    private static final Set<ElementType> WHERE_TYPES = Set.copyOf(OnnxTypes.FIXED_SIZE.stream()
-            .filter(t -> t.byteSize() == 1 || t.byteSize() == 2 || t.byteSize() == 4 || t.byteSize() == 8).toList());
     private static final Set<ElementType> CAST_TYPES = OnnxTypes.union(NUMBERS, Set.of(ElementType.DOUBLE, BOOL));
 
     private ElementwiseKernels() {}
@@ -56,35 +53,15 @@ public final class ElementwiseKernels {
         add(rows, ElementwiseOps.MEAN, FLOATS, ElementwiseKernels::compiled);
         add(rows, ElementwiseOps.CLIP, NUMBERS, ElementwiseKernels::compiled);
 
-        add(rows, ElementwiseOps.RELU, OnnxTypes.union(FLOATS, SIGNED), node -> type(node) == F32
+        add(rows, ElementwiseOps.RELU, OnnxTypes.union(FLOATS, KernelRows.SIGNED_INTEGERS), node -> type(node) == F32
                 ? device -> new ElementwiseUnaryNode(device, UnaryOp.RELU) : compiled(node));
         add(rows, ElementwiseOps.SIGMOID, FLOATS, node -> type(node) == F32
                 ? device -> new ElementwiseUnaryNode(device, UnaryOp.SIGMOID) : compiled(node));
         add(rows, ElementwiseOps.TANH, FLOATS, node -> type(node) == F32
                 ? device -> new ElementwiseUnaryNode(device, UnaryOp.TANH) : compiled(node));
-        for (List<OpSchema> op : List.of(ElementwiseOps.LEAKY_RELU, ElementwiseOps.ELU, ElementwiseOps.SELU, ElementwiseOps.CELU,
-                ElementwiseOps.HARD_SIGMOID, ElementwiseOps.HARD_SWISH, ElementwiseOps.GELU, ElementwiseOps.SOFTPLUS,
-                ElementwiseOps.SOFTSIGN, ElementwiseOps.MISH, ElementwiseOps.EXP, ElementwiseOps.LOG, ElementwiseOps.SQRT,
-                ElementwiseOps.RECIPROCAL, ElementwiseOps.FLOOR, ElementwiseOps.CEIL, ElementwiseOps.ROUND, ElementwiseOps.ERF,
-                ElementwiseOps.SIN, ElementwiseOps.COS)) {
-            add(rows, op, FLOATS, ElementwiseKernels::compiled);
-        }
-        add(rows, ElementwiseOps.NEG, OnnxTypes.union(FLOATS, SIGNED), ElementwiseKernels::compiled);
-        add(rows, ElementwiseOps.ABS, NUMBERS, ElementwiseKernels::compiled);
-        add(rows, ElementwiseOps.SIGN, NUMBERS, ElementwiseKernels::compiled);
-        add(rows, ElementwiseOps.NOT, Set.of(BOOL), ElementwiseKernels::compiled);
-        add(rows, ElementwiseOps.PRELU, NUMBERS, ElementwiseKernels::compiled);
-
-        add(rows, ElementwiseOps.EQUAL, OnnxTypes.union(NUMBERS, Set.of(BOOL)), ElementwiseKernels::compiled);
-        for (List<OpSchema> op : List.of(ElementwiseOps.LESS, ElementwiseOps.GREATER, ElementwiseOps.LESS_OR_EQUAL,
-                ElementwiseOps.GREATER_OR_EQUAL)) {
-            add(rows, op, NUMBERS, ElementwiseKernels::compiled);
-        }
-        for (List<OpSchema> op : List.of(ElementwiseOps.AND, ElementwiseOps.OR, ElementwiseOps.XOR)) {
-            add(rows, op, Set.of(BOOL), ElementwiseKernels::compiled);
-        }
-        add(rows, ElementwiseOps.WHERE, WHERE_TYPES, ElementwiseKernels::compiled);
-        addRows(rows, ElementwiseOps.CAST, "T1", CAST_TYPES, ElementwiseKernels::compiled);
+        KernelRows.addMathRows(rows, FLOATS, ElementwiseKernels::compiled, ElementwiseKernels::compiled);
+        add(rows, ElementwiseOps.WHERE, KernelRows.WORD_SIZED, ElementwiseKernels::compiled);
+        KernelRows.addEach(rows, ElementwiseOps.CAST, "T1", CAST_TYPES, ElementwiseKernels::compiled);
         return List.copyOf(rows);
     }
 
@@ -360,17 +337,6 @@ public final class ElementwiseKernels {
 
     private static void add(List<KernelTable.Row<CudaKernelFactory>> rows, List<OpSchema> versions, Set<ElementType> types,
                             Function<Node, CudaKernelFactory> kernel) {
-        addRows(rows, versions, "T", types, kernel);
-    }
-
-    /** One row per version, with the types of {@code types} the version allows for {@code parameter}. */
-    private static void addRows(List<KernelTable.Row<CudaKernelFactory>> rows, List<OpSchema> versions, String parameter,
-                                Set<ElementType> types, Function<Node, CudaKernelFactory> kernel) {
-        for (OpSchema schema : versions) {
-            Set<ElementType> allowed = EnumSet.noneOf(ElementType.class);
-            allowed.addAll(types);
-            allowed.retainAll(schema.types().get(parameter));
-            rows.add(new KernelTable.Row<>(schema, parameter, allowed, kernel));
-        }
+        KernelRows.addEach(rows, versions, "T", types, kernel);
     }
 }

@@ -5,6 +5,7 @@ import dev.javaep.cuda.kernel.CudaKernelFactory;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
+import dev.javaep.spi.ops.KernelRows;
 import dev.javaep.spi.ops.KernelTable;
 import dev.javaep.spi.ops.OpSchema;
 import dev.javaep.spi.ops.SamplingOps;
@@ -12,6 +13,7 @@ import dev.javaep.spi.ops.SamplingOps.GridSampleAttributes;
 import dev.javaep.spi.ops.SamplingOps.ResizeAttributes;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /** JavaCuda's rows for {@link SamplingOps}: CUDA C kernels (NVRTC) on float32 and float16, computing in float. */
 public final class SamplingKernels {
@@ -20,31 +22,26 @@ public final class SamplingKernels {
     private SamplingKernels() {}
 
     public static List<KernelTable.Row<CudaKernelFactory>> rows() {
-        return SamplingOps.SCHEMAS.stream().map(schema -> schema.opType().equals("GridSample") ? gridSample(schema)
-                : resize(schema, SamplingOps.ResizeInputs.of(schema))).toList();
+        return KernelRows.samplingRows(TYPES, SamplingKernels::resize, TYPES, SamplingKernels::gridSample);
     }
 
-    private static KernelTable.Row<CudaKernelFactory> resize(OpSchema schema, SamplingOps.ResizeInputs at) {
-        return new KernelTable.Row<>(schema, at.dataType(), TYPES, node -> {
+    private static Function<Node, CudaKernelFactory> resize(OpSchema schema, SamplingOps.ResizeInputs at) {
+        return node -> {
             requireNvrtc(schema);
             requireRank(node, ResizeNode.MAX_RANK);
             ResizeAttributes attributes = ResizeAttributes.of(node);
             return device -> new ResizeNode(device, schema.describe(), attributes, at.roi(), at.scales(), at.sizes());
-        });
+        };
     }
 
-    private static KernelTable.Row<CudaKernelFactory> gridSample(OpSchema schema) {
-        return new KernelTable.Row<>(schema, "T1", TYPES, node -> {
+    private static Function<Node, CudaKernelFactory> gridSample(OpSchema schema) {
+        return node -> {
             requireNvrtc(schema);
             requireRank(node, GridSampleNode.MAX_SPATIAL_RANK + 2);
-            ElementType grid = schema.typeOf(node, "T2");
-            if (!TYPES.contains(grid)) {
-                throw new UnsupportedOperationException(schema.describe() + ": grid is " + grid
-                        + "; JavaCuda's kernel takes float32 and float16 grids");
-            }
+            KernelRows.requireBound(schema, node, "T2", TYPES, "JavaCuda's kernel takes float32 and float16 grids");
             GridSampleAttributes attributes = GridSampleAttributes.of(node);
             return device -> new GridSampleNode(device, attributes, node.sinceVersion());
-        });
+        };
     }
 
     private static void requireNvrtc(OpSchema schema) {

@@ -1,5 +1,8 @@
 package dev.javaep.cuda.kernel.tensor;
 
+import static dev.javaep.spi.ops.KernelRows.mover;
+import static dev.javaep.spi.ops.KernelRows.row;
+
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cuda.driver.Nvrtc;
@@ -8,16 +11,14 @@ import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.ops.KernelTable;
-import dev.javaep.spi.ops.OnnxTypes;
 import dev.javaep.spi.ops.OpSchema;
+import dev.javaep.spi.ops.ShapeRules;
+import dev.javaep.spi.ops.SplitRule;
 import dev.javaep.spi.ops.TensorOps;
 import dev.javaep.spi.ops.TensorOps.PadMode;
 import dev.javaep.spi.ops.TensorOps.ScatterReduction;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -33,78 +34,19 @@ public final class TensorKernels {
         List<KernelTable.Row<CudaKernelFactory>> rows = new ArrayList<>();
         rows.add(mover(TensorOps.IDENTITY, "V", node -> IdentityNode::new));
 
-        rows.add(mover(TensorOps.RESHAPE_1, node -> {
-            long[] shape = TensorOps.requiredInts(node, "shape");
-            return view(node, in -> TensorOps.reshapeShape(in.shape(0), shape, false));
-        }));
-        rows.add(mover(TensorOps.RESHAPE_5, node -> view(node, in -> TensorOps.reshapeShape(in.shape(0), in.longs(1), false))));
-        rows.add(mover(TensorOps.RESHAPE_14, node -> {
-            boolean allowZero = node.intAttribute("allowzero", 0) != 0;
-            return view(node, in -> TensorOps.reshapeShape(in.shape(0), in.longs(1), allowZero));
-        }));
-        for (OpSchema flatten : List.of(TensorOps.FLATTEN_1, TensorOps.FLATTEN_9)) {
-            rows.add(mover(flatten, node -> {
-                long axis = node.intAttribute("axis", 1);
-                return view(node, in -> TensorOps.flattenShape(in.shape(0), axis));
-            }));
+        for (OpSchema schema : ShapeRules.VIEWS) {
+            rows.add(mover(schema, node -> view(node, ShapeRules.view(schema, node)::apply)));
         }
-        rows.add(mover(TensorOps.SQUEEZE_1, node -> {
-            long[] axes = TensorOps.ints(node, "axes");
-            return view(node, in -> TensorOps.squeezeShape(in.shape(0), axes));
-        }));
-        rows.add(mover(TensorOps.SQUEEZE_13, node -> view(node, in -> TensorOps.squeezeShape(in.shape(0), in.longs(1)))));
-        rows.add(mover(TensorOps.UNSQUEEZE_1, node -> {
-            long[] axes = TensorOps.requiredInts(node, "axes");
-            return view(node, in -> TensorOps.unsqueezeShape(in.shape(0), axes));
-        }));
-        rows.add(mover(TensorOps.UNSQUEEZE_13, node -> view(node, in -> TensorOps.unsqueezeShape(in.shape(0), in.longs(1)))));
 
-        rows.add(mover(TensorOps.TRANSPOSE, node -> {
-            long[] perm = TensorOps.ints(node, "perm");
-            return rearrange(node, in -> TensorOps.transpose(in.shape(0), perm));
-        }));
-        rows.add(mover(TensorOps.SLICE_1, node -> {
-            long[] starts = TensorOps.requiredInts(node, "starts");
-            long[] ends = TensorOps.requiredInts(node, "ends");
-            long[] axes = TensorOps.ints(node, "axes");
-            return rearrange(node, in -> TensorOps.slice(in.shape(0), starts, ends, axes, null));
-        }));
-        rows.add(mover(TensorOps.SLICE_10, node -> rearrange(node,
-                in -> TensorOps.slice(in.shape(0), in.longs(1), in.longs(2), in.longs(3), in.longs(4)))));
-        rows.add(mover(TensorOps.EXPAND, node -> rearrange(node, in -> TensorOps.expand(in.shape(0), in.longs(1)))));
-        rows.add(mover(TensorOps.TILE_1, node -> rearrange(node, in -> {
-            long[] x = in.shape(0);
-            double[] tiles = in.doubles(1);
-            double[] axis = in.doubles(2);
-            if (tiles.length != 1 || axis.length != 1) {
-                throw new IllegalArgumentException("Tile: tiles and axis must be scalars");
-            }
-            long[] repeats = new long[x.length];
-            Arrays.fill(repeats, 1);
-            repeats[TensorOps.axis("Tile", (long) axis[0], x.length)] = (long) tiles[0];
-            return TensorOps.tile(x, repeats);
-        })));
-        rows.add(mover(TensorOps.TILE_6, node -> rearrange(node, in -> TensorOps.tile(in.shape(0), in.longs(1)))));
-        rows.add(mover(TensorOps.DEPTH_TO_SPACE_1, node -> {
-            long blocksize = TensorOps.blocksize(node);
-            return rearrange(node, in -> TensorOps.depthToSpace(in.shape(0), blocksize, false));
-        }));
-        rows.add(mover(TensorOps.DEPTH_TO_SPACE_11, node -> {
-            long blocksize = TensorOps.blocksize(node);
-            boolean crd = TensorOps.columnRowDepth(node);
-            return rearrange(node, in -> TensorOps.depthToSpace(in.shape(0), blocksize, crd));
-        }));
-        rows.add(mover(TensorOps.SPACE_TO_DEPTH, node -> {
-            long blocksize = TensorOps.blocksize(node);
-            return rearrange(node, in -> TensorOps.spaceToDepth(in.shape(0), blocksize));
-        }));
+        for (OpSchema schema : ShapeRules.REARRANGEMENTS) {
+            rows.add(mover(schema, node -> rearrange(node, ShapeRules.rearrangement(schema, node)::apply)));
+        }
 
         rows.add(mover(TensorOps.CONCAT_1, node -> concat(node.intAttribute("axis", 1))));
         rows.add(mover(TensorOps.CONCAT_4, node -> concat(TensorOps.requiredInt(node, "axis"))));
-        rows.add(mover(TensorOps.SPLIT_1, node -> split(node, true)));
-        rows.add(mover(TensorOps.SPLIT_2, node -> split(node, false)));
-        rows.add(mover(TensorOps.SPLIT_13, node -> split(node, true)));
-        rows.add(mover(TensorOps.SPLIT_18, node -> split(node, true)));
+        for (OpSchema schema : SplitRule.SCHEMAS) {
+            rows.add(mover(schema, node -> split(schema, node)));
+        }
 
         rows.add(mover(TensorOps.PAD_1, node -> padWithAttributes(node, "paddings")));
         rows.add(mover(TensorOps.PAD_2, node -> padWithAttributes(node, "pads")));
@@ -181,12 +123,10 @@ public final class TensorKernels {
         return device -> new ConcatNode(device, axis);
     }
 
-    private static CudaKernelFactory split(Node node, boolean splitInput) {
-        Long numOutputs = TensorOps.splitNumOutputs(node);
-        long[] split = TensorOps.ints(node, "split");
-        long axis = node.intAttribute("axis", 0);
+    private static CudaKernelFactory split(OpSchema schema, Node node) {
+        SplitRule rule = SplitRule.of(schema, node);
         requireNvrtc();
-        return device -> new SplitNode(device, axis, split, splitInput, numOutputs);
+        return device -> new SplitNode(device, rule);
     }
 
     private static CudaKernelFactory padWithAttributes(Node node, String padsAttribute) {
@@ -196,22 +136,5 @@ public final class TensorKernels {
         byte[] value = TensorOps.padValueBits(node.floatAttribute("value", 0f), type);
         requireNvrtc();
         return device -> new PadNode(device, mode, pads, value);
-    }
-
-    private static KernelTable.Row<CudaKernelFactory> mover(OpSchema schema, Function<Node, CudaKernelFactory> factory) {
-        return mover(schema, "T", factory);
-    }
-
-    private static KernelTable.Row<CudaKernelFactory> mover(OpSchema schema, String parameter,
-                                                            Function<Node, CudaKernelFactory> factory) {
-        return row(schema, parameter, OnnxTypes.FIXED_SIZE, factory);
-    }
-
-    private static KernelTable.Row<CudaKernelFactory> row(OpSchema schema, String parameter, Set<ElementType> types,
-                                                          Function<Node, CudaKernelFactory> factory) {
-        EnumSet<ElementType> within = EnumSet.noneOf(ElementType.class);
-        within.addAll(types);
-        within.retainAll(schema.types().get(parameter));
-        return new KernelTable.Row<>(schema, parameter, within, factory);
     }
 }

@@ -1,5 +1,6 @@
 package dev.javaep.cuda.kernel.elementwise;
 
+import static dev.javaep.cuda.kernel.TestNodes.node;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -16,7 +17,6 @@ import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.NodeSupport;
-import dev.javaep.spi.ValueInfo;
 import dev.javaep.spi.ops.ElementwiseOps;
 import dev.javaep.spi.ops.KernelTable;
 import java.util.ArrayList;
@@ -30,18 +30,6 @@ import org.junit.jupiter.api.Test;
 class ElementwiseKernelsTest {
     private static final ElementType F = ElementType.FLOAT;
     private static final ElementType H = ElementType.FLOAT16;
-
-    private static Node node(String op, int opset, List<ElementType> inputs, ElementType output, Attribute... attributes) {
-        List<ValueInfo> in = new ArrayList<>();
-        for (int i = 0; i < inputs.size(); i++) {
-            in.add(inputs.get(i) == null ? null : new ValueInfo("x" + i, inputs.get(i), null, true));
-        }
-        Map<String, Attribute> map = new HashMap<>();
-        for (Attribute a : attributes) {
-            map.put(a.name(), a);
-        }
-        return new Node(1, "n", op, "", opset, in, List.of(new ValueInfo("y", output, null, true)), map);
-    }
 
     /** A node of each row's schema and each of the row's types (the other inputs and the output of the same type, or bool). */
     private static List<Node> everyRowsNodes() {

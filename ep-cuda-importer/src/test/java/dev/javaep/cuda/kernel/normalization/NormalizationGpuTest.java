@@ -1,6 +1,7 @@
 package dev.javaep.cuda.kernel.normalization;
 
 import static dev.javaep.cuda.kernel.BothBackends.assertClose;
+import static dev.javaep.cuda.kernel.TestNodes.node;
 
 import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cuda.kernel.BothBackends;
@@ -8,12 +9,8 @@ import dev.javaep.cuda.kernel.GpuTest;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
-import dev.javaep.spi.ValueInfo;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -33,22 +30,6 @@ class NormalizationGpuTest extends GpuTest {
     private static final double F16_REL = 2e-3;
 
     private final Random random = new Random(12);
-
-    static Node node(String op, int version, List<ElementType> inputs, List<ElementType> outputs, Attribute... attributes) {
-        List<ValueInfo> in = new ArrayList<>();
-        for (int i = 0; i < inputs.size(); i++) {
-            in.add(inputs.get(i) == null ? null : new ValueInfo("x" + i, inputs.get(i), null, true));
-        }
-        List<ValueInfo> out = new ArrayList<>();
-        for (int i = 0; i < outputs.size(); i++) {
-            out.add(outputs.get(i) == null ? null : new ValueInfo("y" + i, outputs.get(i), null, true));
-        }
-        Map<String, Attribute> map = new HashMap<>();
-        for (Attribute a : attributes) {
-            map.put(a.name(), a);
-        }
-        return new Node(1, op, op, "", version, in, out, map);
-    }
 
     private void check(String what, Node node, List<HostTensor> inputs, ElementType type) {
         List<BothBackends.Outputs> outputs = gpu.runAll(node, inputs);

@@ -5,15 +5,12 @@ import static dev.javaep.cuda.kernel.BothBackends.assertClose;
 import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cuda.kernel.BothBackends;
 import dev.javaep.cuda.kernel.GpuTest;
+import dev.javaep.cuda.kernel.TestNodes;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
-import dev.javaep.spi.ValueInfo;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -30,19 +27,12 @@ class SamplingGpuTest extends GpuTest {
     private static final ElementType H = ElementType.FLOAT16;
     private static final ElementType I64 = ElementType.INT64;
 
-    private final Random random = new Random(5);
-
+    /** A node whose Y has X's type. */
     private static Node node(String op, int version, List<ElementType> inputs, Attribute... attributes) {
-        List<ValueInfo> in = new ArrayList<>();
-        for (int i = 0; i < inputs.size(); i++) {
-            in.add(inputs.get(i) == null ? null : new ValueInfo("x" + i, inputs.get(i), null, true));
-        }
-        Map<String, Attribute> map = new HashMap<>();
-        for (Attribute a : attributes) {
-            map.put(a.name(), a);
-        }
-        return new Node(1, op, op, "", version, in, List.of(new ValueInfo("y", inputs.getFirst(), null, true)), map);
+        return TestNodes.node(op, version, inputs, inputs.getFirst(), attributes);
     }
+
+    private final Random random = new Random(5);
 
     private static Attribute string(String name, String value) {
         return new Attribute.StringValue(name, value);

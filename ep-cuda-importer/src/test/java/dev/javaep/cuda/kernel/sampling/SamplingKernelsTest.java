@@ -3,7 +3,7 @@ package dev.javaep.cuda.kernel.sampling;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import dev.javaep.cuda.kernel.CudaOps;
-import dev.javaep.cuda.kernel.NvrtcRows;
+import dev.javaep.cuda.kernel.TestNodes;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
@@ -30,7 +30,7 @@ class SamplingKernelsTest {
         for (Node node : List.of(node("Resize", 19, List.of(F), new long[] {1, 3, 8, 8}, Map.of()),
                 node("Upsample", 9, List.of(ElementType.FLOAT16, F), null, Map.of()),
                 node("GridSample", 22, List.of(F, ElementType.FLOAT16), new long[] {1, 3, 8, 8}, Map.of()))) {
-            NvrtcRows.assertCompiledWhereNvrtcIs(node);
+            TestNodes.assertCompiledUnlessNvrtcIsAbsent(node);
         }
     }
 

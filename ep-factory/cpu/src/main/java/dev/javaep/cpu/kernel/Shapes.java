@@ -22,6 +22,14 @@ public final class Shapes {
         return shape;
     }
 
+    /** The output shape of a one-input op whose output is shaped like its input (Identity, Cast, the unary math ops). */
+    public static long[][] likeTheOnlyInput(String op, long[][] inputShapes) {
+        if (inputShapes.length != 1) {
+            throw new IllegalArgumentException(op + " takes 1 input, got " + inputShapes.length);
+        }
+        return new long[][] {checked(inputShapes[0]).clone()};
+    }
+
     public static long elementCount(long[] shape) {
         long n = 1;
         for (long d : shape) {
@@ -78,5 +86,11 @@ public final class Shapes {
             throw new IllegalArgumentException(op + ": " + role + " is " + tensor.elementType()
                     + " but the kernel was built for " + expected);
         }
+    }
+
+    /** {@link #requireType} for the input and the output of a one-input, one-output kernel. */
+    public static void requireTypes(String op, Tensor x, ElementType inputType, Tensor y, ElementType outputType) {
+        requireType(op, "input", x, inputType);
+        requireType(op, "output", y, outputType);
     }
 }

@@ -1,16 +1,14 @@
 package dev.javaep.cpu.kernel;
 
+import static dev.javaep.cpu.kernel.TestNodes.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.ValueInfo;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,18 +18,6 @@ class CpuKernelsTest {
 
     private static ValueInfo tensor(String name, ElementType type) {
         return new ValueInfo(name, type, null, true);
-    }
-
-    private static Node node(String op, int version, List<ElementType> inputs, ElementType output, Attribute... attributes) {
-        List<ValueInfo> in = new ArrayList<>();
-        for (int i = 0; i < inputs.size(); i++) {
-            in.add(inputs.get(i) == null ? null : tensor("x" + i, inputs.get(i)));
-        }
-        Map<String, Attribute> attrs = new HashMap<>();
-        for (Attribute a : attributes) {
-            attrs.put(a.name(), a);
-        }
-        return new Node(1, "n", op, "", version, in, List.of(tensor("y", output)), attrs);
     }
 
     private static Optional<CpuKernel> kernel(String op, int version, List<ElementType> inputs, ElementType output,

@@ -5,7 +5,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
+import java.util.function.Function;
 
 /**
  * Builds and reads host tensors for kernel tests. Every tensor is placed at an odd address so that
@@ -40,6 +42,20 @@ public final class TestTensors {
             setInteger(t, i, values[i]);
         }
         return t;
+    }
+
+    /**
+     * Runs a one-input kernel as the EP does (output shape from the input's, then compute) on float32 {@code x} of
+     * {@code shape}, into a misaligned output of {@code outputType}; returns what {@code read} takes from the output.
+     */
+    public static <T> T runOnFloats(CpuKernel kernel, ElementType outputType, Function<HostTensor, T> read, float[] x,
+                                    long... shape) {
+        try (Arena arena = Arena.ofConfined()) {
+            HostTensor in = floats(arena, x, shape);
+            HostTensor out = misaligned(arena, outputType, kernel.outputShapes(new long[][] {shape})[0]);
+            kernel.compute(List.of(in), List.of(out));
+            return read.apply(out);
+        }
     }
 
     public static float[] toFloats(HostTensor t) {

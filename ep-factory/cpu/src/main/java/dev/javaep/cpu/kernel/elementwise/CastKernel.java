@@ -30,18 +30,14 @@ record CastKernel(ElementType from, ElementType to) implements CpuKernel {
 
     @Override
     public long[][] outputShapes(long[][] inputShapes) {
-        if (inputShapes.length != 1) {
-            throw new IllegalArgumentException("Cast takes 1 input, got " + inputShapes.length);
-        }
-        return new long[][] {Shapes.checked(inputShapes[0]).clone()};
+        return Shapes.likeTheOnlyInput("Cast", inputShapes);
     }
 
     @Override
     public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
         Tensor x = inputs.get(0);
         Tensor y = outputs.get(0);
-        Shapes.requireType("Cast", "input", x, from);
-        Shapes.requireType("Cast", "output", y, to);
+        Shapes.requireTypes("Cast", x, from, y, to);
         Shapes.requireOutputShapes("Cast", outputs, new long[][] {x.shape()});
         MemorySegment in = x.data();
         MemorySegment out = y.data();

@@ -40,8 +40,7 @@ record ClipKernel(ElementType elementType, boolean boundsFromAttributes, float a
     public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
         Tensor x = inputs.get(0);
         Tensor y = outputs.get(0);
-        Shapes.requireType("Clip", "input", x, elementType);
-        Shapes.requireType("Clip", "output", y, elementType);
+        Shapes.requireTypes("Clip", x, elementType, y, elementType);
         Shapes.requireOutputShapes("Clip", outputs, outputShapes(Shapes.shapesOf(inputs)));
         Tensor min = inputs.size() > 1 ? inputs.get(1) : null;
         Tensor max = inputs.size() > 2 ? inputs.get(2) : null;

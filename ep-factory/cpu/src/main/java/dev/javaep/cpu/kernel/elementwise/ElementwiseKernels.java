@@ -5,20 +5,21 @@ import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.ops.ElementwiseOps;
 import dev.javaep.spi.ops.ElementwiseOps.Activation;
+import dev.javaep.spi.ops.KernelRows;
 import dev.javaep.spi.ops.KernelTable;
 import dev.javaep.spi.ops.OnnxTypes;
 import dev.javaep.spi.ops.OpSchema;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 
 /**
  * JavaCpu's rows for {@link ElementwiseOps}: one row per schema version, with the types JavaCpu implements that the
- * version allows. Float16 computes through float lanes ({@link Lanes}); Add/Sub/Mul/Div on float32, float64 and
- * the integers keep their lane-free loops ({@link ElementwiseBinary}), Relu/Sigmoid/Tanh on float32 and float64
- * theirs ({@link ElementwiseUnary}).
+ * version allows. Float16 computes through float lanes ({@link Lanes}); Add/Sub/Mul/Div on float32 and float64 keep
+ * their lane-free loops ({@link ElementwiseBinary}, which runs the integers' on long lanes), Relu/Sigmoid/Tanh on
+ * float32 and float64 theirs ({@link ElementwiseUnary}). The ops whose types follow from the float types alone are
+ * {@link KernelRows#addMathRows}, as on JavaCuda.
  */
 public final class ElementwiseKernels {
     private static final ElementType F16 = ElementType.FLOAT16;
@@ -28,10 +29,6 @@ public final class ElementwiseKernels {
 
     private static final Set<ElementType> FLOATS = Set.of(F16, F32, F64);
     private static final Set<ElementType> NUMBERS = OnnxTypes.union(FLOATS, OnnxTypes.INTEGERS);
-    private static final Set<ElementType> SIGNED = Set.of(ElementType.INT8, ElementType.INT16, ElementType.INT32, ElementType.INT64);
-    /** What Where moves: every element type of 1, 2, 4 or 8 bytes. */
-    private static final Set<ElementType> WHERE_TYPES = Set.copyOf(OnnxTypes.FIXED_SIZE.stream()
-            .filter(t -> t.byteSize() == 1 || t.byteSize() == 2 || t.byteSize() == 4 || t.byteSize() == 8).toList());
     private static final Set<ElementType> CAST_TYPES = OnnxTypes.union(NUMBERS, Set.of(BOOL));
 
     private ElementwiseKernels() {}
@@ -56,32 +53,12 @@ public final class ElementwiseKernels {
             return new ClipKernel(type(node), ElementwiseOps.clipBoundsAreAttributes(node), bounds[0], bounds[1]);
         });
 
-        add(rows, ElementwiseOps.RELU, OnnxTypes.union(FLOATS, SIGNED), ElementwiseKernels::fastUnary);
+        add(rows, ElementwiseOps.RELU, OnnxTypes.union(FLOATS, KernelRows.SIGNED_INTEGERS), ElementwiseKernels::fastUnary);
         add(rows, ElementwiseOps.SIGMOID, FLOATS, ElementwiseKernels::fastUnary);
         add(rows, ElementwiseOps.TANH, FLOATS, ElementwiseKernels::fastUnary);
-        for (List<OpSchema> op : List.of(ElementwiseOps.LEAKY_RELU, ElementwiseOps.ELU, ElementwiseOps.SELU, ElementwiseOps.CELU,
-                ElementwiseOps.HARD_SIGMOID, ElementwiseOps.HARD_SWISH, ElementwiseOps.GELU, ElementwiseOps.SOFTPLUS,
-                ElementwiseOps.SOFTSIGN, ElementwiseOps.MISH, ElementwiseOps.EXP, ElementwiseOps.LOG, ElementwiseOps.SQRT,
-                ElementwiseOps.RECIPROCAL, ElementwiseOps.FLOOR, ElementwiseOps.CEIL, ElementwiseOps.ROUND, ElementwiseOps.ERF,
-                ElementwiseOps.SIN, ElementwiseOps.COS)) {
-            add(rows, op, FLOATS, ElementwiseKernels::unary);
-        }
-        add(rows, ElementwiseOps.NEG, OnnxTypes.union(FLOATS, SIGNED), ElementwiseKernels::unary);
-        add(rows, ElementwiseOps.ABS, NUMBERS, ElementwiseKernels::unary);
-        add(rows, ElementwiseOps.SIGN, NUMBERS, ElementwiseKernels::unary);
-        add(rows, ElementwiseOps.NOT, Set.of(BOOL), ElementwiseKernels::unary);
-        add(rows, ElementwiseOps.PRELU, NUMBERS, ElementwiseKernels::binary);
-
-        add(rows, ElementwiseOps.EQUAL, OnnxTypes.union(NUMBERS, Set.of(BOOL)), ElementwiseKernels::binary);
-        for (List<OpSchema> op : List.of(ElementwiseOps.LESS, ElementwiseOps.GREATER, ElementwiseOps.LESS_OR_EQUAL,
-                ElementwiseOps.GREATER_OR_EQUAL)) {
-            add(rows, op, NUMBERS, ElementwiseKernels::binary);
-        }
-        for (List<OpSchema> op : List.of(ElementwiseOps.AND, ElementwiseOps.OR, ElementwiseOps.XOR)) {
-            add(rows, op, Set.of(BOOL), ElementwiseKernels::binary);
-        }
-        add(rows, ElementwiseOps.WHERE, WHERE_TYPES, node -> new WhereKernel(node.outputs().getFirst().elementType()));
-        addRows(rows, ElementwiseOps.CAST, "T1", CAST_TYPES, node -> {
+        KernelRows.addMathRows(rows, FLOATS, ElementwiseKernels::unary, ElementwiseKernels::binary);
+        add(rows, ElementwiseOps.WHERE, KernelRows.WORD_SIZED, node -> new WhereKernel(node.outputs().getFirst().elementType()));
+        KernelRows.addEach(rows, ElementwiseOps.CAST, "T1", CAST_TYPES, node -> {
             ElementType to = ElementwiseOps.castTarget(node);
             if (!CAST_TYPES.contains(to)) {
                 throw new UnsupportedOperationException("Cast to " + to + " is not implemented by JavaCpu");
@@ -135,17 +112,6 @@ public final class ElementwiseKernels {
 
     private static void add(List<KernelTable.Row<CpuKernel>> rows, List<OpSchema> versions, Set<ElementType> types,
                             Function<Node, CpuKernel> kernel) {
-        addRows(rows, versions, "T", types, kernel);
-    }
-
-    /** One row per version, with the types of {@code types} the version allows for {@code parameter}. */
-    private static void addRows(List<KernelTable.Row<CpuKernel>> rows, List<OpSchema> versions, String parameter,
-                                Set<ElementType> types, Function<Node, CpuKernel> kernel) {
-        for (OpSchema schema : versions) {
-            Set<ElementType> allowed = EnumSet.noneOf(ElementType.class);
-            allowed.addAll(types);
-            allowed.retainAll(schema.types().get(parameter));
-            rows.add(new KernelTable.Row<>(schema, parameter, allowed, kernel));
-        }
+        KernelRows.addEach(rows, versions, "T", types, kernel);
     }
 }

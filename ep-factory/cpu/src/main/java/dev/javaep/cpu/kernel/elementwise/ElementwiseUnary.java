@@ -23,10 +23,7 @@ record ElementwiseUnary(UnaryFunction function, ElementType elementType) impleme
 
     @Override
     public long[][] outputShapes(long[][] inputShapes) {
-        if (inputShapes.length != 1) {
-            throw new IllegalArgumentException(function.opType() + " takes 1 input, got " + inputShapes.length);
-        }
-        return new long[][] {Shapes.checked(inputShapes[0]).clone()};
+        return Shapes.likeTheOnlyInput(function.opType(), inputShapes);
     }
 
     @Override

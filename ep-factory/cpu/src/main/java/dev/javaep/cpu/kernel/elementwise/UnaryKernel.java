@@ -27,10 +27,7 @@ record UnaryKernel(String opType, UnaryMath function, Activation parameters, Ele
 
     @Override
     public long[][] outputShapes(long[][] inputShapes) {
-        if (inputShapes.length != 1) {
-            throw new IllegalArgumentException(opType + " takes 1 input, got " + inputShapes.length);
-        }
-        return new long[][] {Shapes.checked(inputShapes[0]).clone()};
+        return Shapes.likeTheOnlyInput(opType, inputShapes);
     }
 
     @Override

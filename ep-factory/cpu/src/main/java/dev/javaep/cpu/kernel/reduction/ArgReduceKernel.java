@@ -38,8 +38,7 @@ record ArgReduceKernel(boolean max, long axis, boolean keepdims, boolean selectL
     public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
         Tensor x = inputs.getFirst();
         Tensor y = outputs.getFirst();
-        Shapes.requireType(op(), "input", x, type);
-        Shapes.requireType(op(), "output", y, ElementType.INT64);
+        Shapes.requireTypes(op(), x, type, y, ElementType.INT64);
         long[][] expected = outputShapes(new long[][] {x.shape()});
         Shapes.requireOutputShapes(op(), outputs, expected);
         ReduceGeometry g = geometry(x.shape());

@@ -71,8 +71,7 @@ record ReduceKernel(ReduceAttributes attributes, ElementType type) implements Cp
     public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
         Tensor x = inputs.getFirst();
         Tensor y = outputs.getFirst();
-        Shapes.requireType(op(), "input", x, type);
-        Shapes.requireType(op(), "output", y, type);
+        Shapes.requireTypes(op(), x, type, y, type);
         ReduceGeometry g = geometry(inputs);
         Shapes.requireOutputShapes(op(), outputs, new long[][] {g.outputShape()});
         if (g.outputCount() == 0) {
@@ -130,6 +129,31 @@ record ReduceKernel(ReduceAttributes attributes, ElementType type) implements Cp
 
     /** Folds every input element into {@code acc[its output]} with {@code how}'s arithmetic. */
     private void walk(MemorySegment x, Groups groups, double[] acc, Reduction how, double[] shift) {
+        double[] buffer = new double[chunkCapacity(groups)];
+        forEachChunk(groups, buffer.length, (start, n, out, spread) -> {
+            HostElements.read(type, x, start, buffer, 0, n);
+            fold(how, buffer, n, acc, out, spread, shift);
+        });
+    }
+
+    /** Consecutive input elements {@code [start, start + n)} of one innermost row, and the outputs they fold into. */
+    @FunctionalInterface
+    private interface ChunkFold {
+        /** Into {@code acc[out + j]} for element j when {@code spread}, else all into {@code acc[out]}. */
+        void fold(long start, int n, int out, boolean spread);
+    }
+
+    private static int chunkCapacity(Groups groups) {
+        long[] sizes = groups.sizes();
+        long innerSize = sizes.length == 0 ? 1 : sizes[sizes.length - 1]; // depth 0: a tensor of one element
+        return (int) Math.min(innerSize, CHUNK);
+    }
+
+    /**
+     * Walks the input in memory order, in chunks of at most {@code capacity} elements that never cross an innermost
+     * row, so that each chunk folds either into as many consecutive outputs (the innermost axis is kept) or into one.
+     */
+    private static void forEachChunk(Groups groups, int capacity, ChunkFold chunk) {
         long[] sizes = groups.sizes();
         boolean[] reduced = groups.reduced();
         int depth = sizes.length;
@@ -138,17 +162,15 @@ record ReduceKernel(ReduceAttributes attributes, ElementType type) implements Cp
             outStride[d] = reduced[d] ? 0 : s;
             s *= reduced[d] ? 1 : (int) sizes[d];
         }
-        long innerSize = depth == 0 ? 1 : sizes[depth - 1]; // depth 0: a tensor of one element
+        long innerSize = depth == 0 ? 1 : sizes[depth - 1];
         boolean innerKept = depth > 0 && !reduced[depth - 1];
-        double[] buffer = new double[(int) Math.min(innerSize, CHUNK)];
         long[] counter = new long[Math.max(0, depth - 1)];
         long total = Shapes.elementCount(sizes);
         int outBase = 0;
         for (long at = 0; at < total; at += innerSize) {
-            for (long c = 0; c < innerSize; c += buffer.length) {
-                int n = (int) Math.min(buffer.length, innerSize - c);
-                HostElements.read(type, x, at + c, buffer, 0, n);
-                fold(how, buffer, n, acc, innerKept ? outBase + (int) c : outBase, innerKept, shift);
+            for (long c = 0; c < innerSize; c += capacity) {
+                int n = (int) Math.min(capacity, innerSize - c);
+                chunk.fold(at + c, n, innerKept ? outBase + (int) c : outBase, innerKept);
             }
             for (int d = depth - 2; d >= 0; d--) {
                 outBase += (int) outStride[d];
@@ -225,43 +247,19 @@ record ReduceKernel(ReduceAttributes attributes, ElementType type) implements Cp
     }
 
     private void walkIntegers(MemorySegment x, Groups groups, long[] acc) {
-        long[] sizes = groups.sizes();
-        boolean[] reduced = groups.reduced();
-        int depth = sizes.length;
-        long[] outStride = new long[depth];
-        for (int d = depth - 1, s = 1; d >= 0; d--) {
-            outStride[d] = reduced[d] ? 0 : s;
-            s *= reduced[d] ? 1 : (int) sizes[d];
-        }
-        long innerSize = depth == 0 ? 1 : sizes[depth - 1];
-        boolean innerKept = depth > 0 && !reduced[depth - 1];
-        long[] buffer = new long[(int) Math.min(innerSize, CHUNK)];
-        long[] counter = new long[Math.max(0, depth - 1)];
-        long total = Shapes.elementCount(sizes);
-        int outBase = 0;
+        long[] buffer = new long[chunkCapacity(groups)];
         Reduction how = reduction();
-        for (long at = 0; at < total; at += innerSize) {
-            for (long c = 0; c < innerSize; c += buffer.length) {
-                int n = (int) Math.min(buffer.length, innerSize - c);
-                HostElements.read(type, x, at + c, buffer, n);
-                for (int j = 0; j < n; j++) {
-                    int o = innerKept ? outBase + (int) c + j : outBase;
-                    acc[o] = switch (how) {
-                        case MAX -> Math.max(acc[o], buffer[j]);
-                        case MIN -> Math.min(acc[o], buffer[j]);
-                        case PROD -> acc[o] * buffer[j];
-                        default -> acc[o] + buffer[j];
-                    };
-                }
+        forEachChunk(groups, buffer.length, (start, n, out, spread) -> {
+            HostElements.read(type, x, start, buffer, n);
+            for (int j = 0; j < n; j++) {
+                int o = spread ? out + j : out;
+                acc[o] = switch (how) {
+                    case MAX -> Math.max(acc[o], buffer[j]);
+                    case MIN -> Math.min(acc[o], buffer[j]);
+                    case PROD -> acc[o] * buffer[j];
+                    default -> acc[o] + buffer[j];
+                };
             }
-            for (int d = depth - 2; d >= 0; d--) {
-                outBase += (int) outStride[d];
-                if (++counter[d] < sizes[d]) {
-                    break;
-                }
-                counter[d] = 0;
-                outBase -= (int) (outStride[d] * sizes[d]);
-            }
-        }
+        });
     }
 }

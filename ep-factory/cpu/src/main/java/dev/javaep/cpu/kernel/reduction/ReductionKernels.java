@@ -3,6 +3,7 @@ package dev.javaep.cpu.kernel.reduction;
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
+import dev.javaep.spi.ops.KernelRows;
 import dev.javaep.spi.ops.KernelTable;
 import dev.javaep.spi.ops.OpSchema;
 import dev.javaep.spi.ops.ReductionOps;
@@ -38,30 +39,23 @@ public final class ReductionKernels {
                 types.addAll(ORDERED);
             }
             for (OpSchema schema : ReductionOps.schemas(r)) {
-                rows.add(new KernelTable.Row<>(schema, "T", within(schema, types), node ->
+                rows.add(KernelRows.row(schema, "T", types, node ->
                         new ReduceKernel(ReduceAttributes.of(node), node.input(0).elementType())));
             }
         }
         for (OpSchema schema : ReductionOps.ARGMAX) {
-            rows.add(new KernelTable.Row<>(schema, "T", within(schema, ARG_TYPES), node -> arg(node, true)));
+            rows.add(KernelRows.row(schema, "T", ARG_TYPES, node -> arg(node, true)));
         }
         for (OpSchema schema : ReductionOps.ARGMIN) {
-            rows.add(new KernelTable.Row<>(schema, "T", within(schema, ARG_TYPES), node -> arg(node, false)));
+            rows.add(KernelRows.row(schema, "T", ARG_TYPES, node -> arg(node, false)));
         }
         for (OpSchema schema : ReductionOps.SOFTMAX) {
-            rows.add(new KernelTable.Row<>(schema, "T", within(schema, FLOATING), node -> softmax(node, false)));
+            rows.add(KernelRows.row(schema, "T", FLOATING, node -> softmax(node, false)));
         }
         for (OpSchema schema : ReductionOps.LOG_SOFTMAX) {
-            rows.add(new KernelTable.Row<>(schema, "T", within(schema, FLOATING), node -> softmax(node, true)));
+            rows.add(KernelRows.row(schema, "T", FLOATING, node -> softmax(node, true)));
         }
         return List.copyOf(rows);
-    }
-
-    /** The implemented types this schema version allows. */
-    private static Set<ElementType> within(OpSchema schema, Set<ElementType> implemented) {
-        Set<ElementType> types = EnumSet.copyOf(implemented);
-        types.retainAll(schema.types().get("T"));
-        return types;
     }
 
     private static CpuKernel arg(Node node, boolean max) {

@@ -32,20 +32,16 @@ record SoftmaxKernel(long axis, boolean coerceTo2d, boolean log, ElementType typ
 
     @Override
     public long[][] outputShapes(long[][] inputShapes) {
-        if (inputShapes.length != 1) {
-            throw new IllegalArgumentException(op() + " takes 1 input, got " + inputShapes.length);
-        }
-        long[] x = Shapes.checked(inputShapes[0]);
-        SoftmaxGeometry.of(op(), x, axis, coerceTo2d);
-        return new long[][] {x.clone()};
+        long[][] shapes = Shapes.likeTheOnlyInput(op(), inputShapes);
+        SoftmaxGeometry.of(op(), shapes[0], axis, coerceTo2d);
+        return shapes;
     }
 
     @Override
     public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
         Tensor x = inputs.getFirst();
         Tensor y = outputs.getFirst();
-        Shapes.requireType(op(), "input", x, type);
-        Shapes.requireType(op(), "output", y, type);
+        Shapes.requireTypes(op(), x, type, y, type);
         long[] shape = x.shape();
         Shapes.requireOutputShapes(op(), outputs, new long[][] {shape});
         SoftmaxGeometry g = SoftmaxGeometry.of(op(), shape, axis, coerceTo2d);

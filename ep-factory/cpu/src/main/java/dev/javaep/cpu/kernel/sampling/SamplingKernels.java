@@ -3,6 +3,7 @@ package dev.javaep.cpu.kernel.sampling;
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
+import dev.javaep.spi.ops.KernelRows;
 import dev.javaep.spi.ops.KernelTable;
 import dev.javaep.spi.ops.OpSchema;
 import dev.javaep.spi.ops.SamplingOps;
@@ -10,6 +11,7 @@ import dev.javaep.spi.ops.SamplingOps.GridSampleAttributes;
 import dev.javaep.spi.ops.SamplingOps.ResizeAttributes;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * JavaCpu's rows for {@link SamplingOps}: float32, and float16 converted to float per element; Resize and Upsample
@@ -27,12 +29,11 @@ public final class SamplingKernels {
     private SamplingKernels() {}
 
     public static List<KernelTable.Row<CpuKernel>> rows() {
-        return SamplingOps.SCHEMAS.stream().map(schema -> schema.opType().equals("GridSample") ? gridSample(schema)
-                : resize(schema, SamplingOps.ResizeInputs.of(schema))).toList();
+        return KernelRows.samplingRows(RESIZE_TYPES, SamplingKernels::resize, TYPES, SamplingKernels::gridSample);
     }
 
-    private static KernelTable.Row<CpuKernel> resize(OpSchema schema, SamplingOps.ResizeInputs at) {
-        return new KernelTable.Row<>(schema, at.dataType(), RESIZE_TYPES, node -> {
+    private static Function<Node, CpuKernel> resize(OpSchema schema, SamplingOps.ResizeInputs at) {
+        return node -> {
             ResizeAttributes attributes = ResizeAttributes.of(node);
             ElementType x = schema.typeOf(node, at.dataType());
             if (RESIZE_INTEGERS.contains(x) && attributes.mode() != SamplingOps.Interpolation.NEAREST) {
@@ -40,21 +41,13 @@ public final class SamplingKernels {
                         + " on " + x + " is not implemented (its rounding is ONNX Runtime's, by layout); nearest is");
             }
             return new ResizeKernel(schema.describe(), attributes, at.roi(), at.scales(), at.sizes());
-        });
+        };
     }
 
-    private static KernelTable.Row<CpuKernel> gridSample(OpSchema schema) {
-        return new KernelTable.Row<>(schema, "T1", TYPES, node -> {
-            requireGridType(schema, node);
+    private static Function<Node, CpuKernel> gridSample(OpSchema schema) {
+        return node -> {
+            KernelRows.requireBound(schema, node, "T2", TYPES, "JavaCpu's kernel takes float32 and float16 grids");
             return new GridSampleKernel(GridSampleAttributes.of(node), node.sinceVersion());
-        });
-    }
-
-    private static void requireGridType(OpSchema schema, Node node) {
-        ElementType grid = schema.typeOf(node, "T2");
-        if (!TYPES.contains(grid)) {
-            throw new UnsupportedOperationException(schema.describe() + ": grid is " + grid
-                    + "; JavaCpu's kernel takes float32 and float16 grids");
-        }
+        };
     }
 }

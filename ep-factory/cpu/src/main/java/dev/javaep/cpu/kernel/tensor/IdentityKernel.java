@@ -11,10 +11,7 @@ record IdentityKernel() implements CpuKernel {
 
     @Override
     public long[][] outputShapes(long[][] inputShapes) {
-        if (inputShapes.length != 1) {
-            throw new IllegalArgumentException("Identity takes 1 input, got " + inputShapes.length);
-        }
-        return new long[][] {Shapes.checked(inputShapes[0]).clone()};
+        return Shapes.likeTheOnlyInput("Identity", inputShapes);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.javaep.cpu.kernel.elementwise;
 
+import static dev.javaep.cpu.kernel.TestNodes.kernel;
+import static dev.javaep.cpu.kernel.TestNodes.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,14 +13,10 @@ import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.NodeSupport;
-import dev.javaep.spi.ValueInfo;
 import dev.javaep.spi.ops.ElementwiseOps;
 import dev.javaep.spi.ops.KernelTable;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** JavaCpu's elementwise rows through the whole table: which kernel a node gets, and which nodes are declined why. */
@@ -26,22 +24,6 @@ class ElementwiseKernelsTest {
     private static final ElementType F = ElementType.FLOAT;
     private static final ElementType H = ElementType.FLOAT16;
     private static final ElementType B = ElementType.BOOL;
-
-    private static Node node(String op, int version, List<ElementType> inputs, ElementType output, Attribute... attributes) {
-        List<ValueInfo> in = new ArrayList<>();
-        for (int i = 0; i < inputs.size(); i++) {
-            in.add(inputs.get(i) == null ? null : new ValueInfo("x" + i, inputs.get(i), null, true));
-        }
-        Map<String, Attribute> map = new HashMap<>();
-        for (Attribute a : attributes) {
-            map.put(a.name(), a);
-        }
-        return new Node(1, "n", op, "", version, in, List.of(new ValueInfo("y", output, null, true)), map);
-    }
-
-    private static CpuKernel kernel(Node node) {
-        return CpuKernels.forNode(node).orElseThrow(() -> new AssertionError(node + ": " + CpuKernels.support(node)));
-    }
 
     private static DeclineCode declined(Node node) {
         return assertInstanceOf(NodeSupport.Declined.class, CpuKernels.support(node), node::toString).code();

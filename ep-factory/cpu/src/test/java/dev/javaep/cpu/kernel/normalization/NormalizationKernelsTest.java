@@ -1,5 +1,7 @@
 package dev.javaep.cpu.kernel.normalization;
 
+import static dev.javaep.cpu.kernel.TestNodes.kernel;
+import static dev.javaep.cpu.kernel.TestNodes.node;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -15,42 +17,19 @@ import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.NodeSupport;
-import dev.javaep.spi.ValueInfo;
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The normalisation kernels against values worked out by hand from the ONNX formulas. */
 class NormalizationKernelsTest {
     private static final ElementType F = ElementType.FLOAT;
 
-    static Node node(String op, int version, List<ElementType> inputs, List<ElementType> outputs, Attribute... attributes) {
-        List<ValueInfo> in = new ArrayList<>();
-        for (int i = 0; i < inputs.size(); i++) {
-            in.add(inputs.get(i) == null ? null : new ValueInfo("x" + i, inputs.get(i), null, true));
-        }
-        List<ValueInfo> out = new ArrayList<>();
-        for (int i = 0; i < outputs.size(); i++) {
-            out.add(outputs.get(i) == null ? null : new ValueInfo("y" + i, outputs.get(i), null, true));
-        }
-        Map<String, Attribute> map = new HashMap<>();
-        for (Attribute a : attributes) {
-            map.put(a.name(), a);
-        }
-        return new Node(1, op, op, "", version, in, out, map);
-    }
-
     static List<ElementType> times(ElementType t, int n) {
         return java.util.Collections.nCopies(n, t);
-    }
-
-    private static CpuKernel kernel(Node node) {
-        return CpuKernels.forNode(node).orElseThrow(() -> new AssertionError(CpuKernels.support(node)));
     }
 
     private static float[] run(CpuKernel kernel, Arena arena, float[][] values, long[][] shapes) {

@@ -14,12 +14,7 @@ import org.junit.jupiter.api.Test;
 class ArgReduceKernelTest {
 
     private static long[] run(ArgReduceKernel k, float[] x, long... shape) {
-        try (Arena arena = Arena.ofConfined()) {
-            HostTensor in = TestTensors.floats(arena, x, shape);
-            HostTensor out = TestTensors.misaligned(arena, ElementType.INT64, k.outputShapes(new long[][] {shape})[0]);
-            k.compute(List.of(in), List.of(out));
-            return TestTensors.toIntegers(out);
-        }
+        return TestTensors.runOnFloats(k, ElementType.INT64, TestTensors::toIntegers, x, shape);
     }
 
     private static ArgReduceKernel argmax(long axis, boolean keepdims, boolean last) {

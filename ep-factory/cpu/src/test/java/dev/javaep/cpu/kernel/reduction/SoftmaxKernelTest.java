@@ -1,12 +1,12 @@
 package dev.javaep.cpu.kernel.reduction;
 
-import dev.javaep.cpu.kernel.TestTensors;
-import dev.javaep.cpu.kernel.HostTensor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.javaep.cpu.kernel.HostTensor;
+import dev.javaep.cpu.kernel.TestTensors;
 import dev.javaep.spi.ElementType;
 import java.lang.foreign.Arena;
 import java.util.List;
@@ -16,12 +16,7 @@ import org.junit.jupiter.api.Test;
 class SoftmaxKernelTest {
 
     private static float[] run(SoftmaxKernel k, float[] x, long... shape) {
-        try (Arena arena = Arena.ofConfined()) {
-            HostTensor in = TestTensors.floats(arena, x, shape);
-            HostTensor out = TestTensors.misaligned(arena, ElementType.FLOAT, k.outputShapes(new long[][] {shape})[0]);
-            k.compute(List.of(in), List.of(out));
-            return TestTensors.toFloats(out);
-        }
+        return TestTensors.runOnFloats(k, ElementType.FLOAT, TestTensors::toFloats, x, shape);
     }
 
     /** Softmax over groups: element i belongs to group(i); written with exp of the raw values in double. */

@@ -1,5 +1,6 @@
 package dev.javaep.cpu.kernel.sampling;
 
+import static dev.javaep.cpu.kernel.TestNodes.kernel;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -9,18 +10,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
+import dev.javaep.cpu.kernel.TestNodes;
 import dev.javaep.cpu.kernel.TestTensors;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.DeclineCode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.NodeSupport;
-import dev.javaep.spi.ValueInfo;
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -30,24 +30,13 @@ class SamplingKernelsTest {
     private static final ElementType F = ElementType.FLOAT;
     private static final ElementType I64 = ElementType.INT64;
 
+    /** A node whose Y has X's type. */
     private static Node node(String op, int version, List<ElementType> inputs, Attribute... attributes) {
-        List<ValueInfo> in = new ArrayList<>();
-        for (int i = 0; i < inputs.size(); i++) {
-            in.add(inputs.get(i) == null ? null : new ValueInfo("x" + i, inputs.get(i), null, true));
-        }
-        Map<String, Attribute> map = new HashMap<>();
-        for (Attribute a : attributes) {
-            map.put(a.name(), a);
-        }
-        return new Node(1, op, op, "", version, in, List.of(new ValueInfo("y", inputs.getFirst(), null, true)), map);
+        return TestNodes.node(op, version, inputs, inputs.getFirst(), attributes);
     }
 
     private static Attribute string(String name, String value) {
         return new Attribute.StringValue(name, value);
-    }
-
-    private static CpuKernel kernel(Node node) {
-        return CpuKernels.forNode(node).orElseThrow(() -> new AssertionError(CpuKernels.support(node)));
     }
 
     /** Runs {@code kernel} on X (float32) and the given small inputs; returns Y and checks its shape. */

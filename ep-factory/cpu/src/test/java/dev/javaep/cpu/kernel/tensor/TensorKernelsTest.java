@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
+import dev.javaep.cpu.kernel.TestNodes;
 import dev.javaep.cpu.kernel.TestTensors;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.NodeSupport;
 import dev.javaep.spi.TensorValue;
-import dev.javaep.spi.ValueInfo;
 import dev.javaep.spi.ops.KernelTable;
 import dev.javaep.spi.ops.OpSchema;
 import dev.javaep.spi.ops.TensorOps;
@@ -25,9 +25,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -74,20 +72,10 @@ class TensorKernelsTest {
         return new Attribute.StringValue(name, value);
     }
 
+    /** A node of the input tensors' types. */
     private static Node node(String op, int opset, List<HostTensor> inputs, List<ElementType> outputs, Attribute... attributes) {
-        List<ValueInfo> in = new ArrayList<>();
-        for (int i = 0; i < inputs.size(); i++) {
-            in.add(inputs.get(i) == null ? null : new ValueInfo("x" + i, inputs.get(i).elementType(), null, true));
-        }
-        List<ValueInfo> out = new ArrayList<>();
-        for (int i = 0; i < outputs.size(); i++) {
-            out.add(new ValueInfo("y" + i, outputs.get(i), null, true));
-        }
-        Map<String, Attribute> map = new HashMap<>();
-        for (Attribute attribute : attributes) {
-            map.put(attribute.name(), attribute);
-        }
-        return new Node(1, op, op, "", opset, in, out, map);
+        List<ElementType> inputTypes = inputs.stream().map(t -> t == null ? null : t.elementType()).toList();
+        return TestNodes.node(op, opset, inputTypes, outputs, attributes);
     }
 
     /** Runs the node's kernel as the EP does (output shapes from the inputs, then compute) into misaligned outputs. */
