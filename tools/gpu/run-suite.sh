@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs javaep's GPU suite on the GPU machine, in one command, from the bundle tools/gpu/bundle.sh made:
 #   tools/gpu/run-suite.sh [STEP...]      steps: devices junit ort129 python bench bench-espcn bench-interop sanitizer
+#                                         conformance (the kit on JavaCuda) bench-networks (JavaCpu vs ORT CPU)
 #                                         (JUNIT_CLASS=a.B,c.D limits junit to those classes)
 #                                         (default: all but sanitizer, which runs the JavaCuda partition matrix,
 #                                         or $SANITIZER_CLASS (a.B,c.D), under compute-sanitizer --tool memcheck)
@@ -157,6 +158,12 @@ for s in "${STEPS[@]}"; do
                --torch-script "$ROOT/tools/gpu/espcn_torch.py" ;;   # ESPCN x2 1080p: direct vs cuDNN vs PyTorch
     bench-interop) step bench-interop 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                dev.javaep.examples.vulkan.InteropBenchmark "$B" ;;   # examples/vulkan-frames (LWJGL): not a CLI command
+    conformance)  # the conformance kit on JavaCuda (issue 14): report (Markdown, HTML, JUnit XML) in $OUT/conformance
+             step conformance 420 env JAVAEP_FACTORIES=JavaCudaExecutionProvider "$B/bin/javaep" conformance "$B/libjavaep.so" \
+               --ep JavaCudaExecutionProvider --node-tests "$B/node-tests" --report "$OUT/conformance" \
+               --session-cycles "${CONFORMANCE_SESSION_CYCLES:-200}" ;;
+    bench-networks)  # JavaCpu vs ORT's CPU EP on the exported networks, on this machine's cores (issue 13)
+             step bench-networks 300 "$B/bin/javaep" bench-networks "$B/test-classes/models/torch" --threads "1,$(nproc)" ;;
     *) echo "unknown step $s"; failed=$((failed + 1)) ;;
   esac
 done
