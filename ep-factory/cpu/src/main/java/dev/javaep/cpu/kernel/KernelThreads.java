@@ -28,8 +28,8 @@ public final class KernelThreads {
     /** The pool that runs tasks on the calling thread only. */
     public static final KernelThreads INLINE = new KernelThreads(1);
 
-    /** Spins a worker makes waiting for work before it parks (about 20-50 µs: a Run's kernels come back to back). */
-    private static final int SPINS = 4_000;
+    /** Spins a worker makes waiting for work before it parks (some µs: a Run's kernels come back to back). */
+    private static final int SPINS = 2_000;
     private static final Map<Integer, KernelThreads> SHARED = new HashMap<>();
     private static final ThreadLocal<KernelThreads> CURRENT = new ThreadLocal<>();
 
@@ -107,6 +107,15 @@ public final class KernelThreads {
     /** Threads that work on a {@link #parallelFor}, the calling one included. */
     public int threads() {
         return threads;
+    }
+
+    /**
+     * Tasks to cut a job into: a few per thread, so that a worker the OS has descheduled holds back only a small
+     * part of the job while the others take the rest (on a machine busier than its cores, one task per thread made
+     * the Run wait for the slowest thread).
+     */
+    public int tasks() {
+        return threads == 1 ? 1 : 4 * threads;
     }
 
     /** Runs {@code body} for tasks {@code 0 .. tasks - 1}, on the workers and this thread; returns when all are done. */

@@ -69,8 +69,9 @@ class KernelThreadsTest {
 
     @Test
     void matrixProductSplitByRowsOrColumnsEqualsTheOneThreadProduct() {
-        // 64 rows split by rows; 2 rows split by columns; both above the size from which the product is split
-        for (int[] mkn : new int[][] {{64, 96, 160}, {2, 300, 640}}) {
+        // split by columns (the first two) and by rows (64 columns are too few for three threads), all above the size
+        // from which the product is split
+        for (int[] mkn : new int[][] {{64, 96, 160}, {2, 300, 640}, {128, 64, 64}}) {
             int m = mkn[0];
             int k = mkn[1];
             int n = mkn[2];

@@ -102,7 +102,7 @@ final class FloatConvolution {
         long planes = batch * groups;
         // a task is a run of whole channels; split only when the work outweighs a hand-off
         int tasks = (long) w.outSize() * k * planes * mg < PARALLEL_MULTIPLY_ADDS ? 1
-                : (int) Math.min(planes, pool.threads());
+                : (int) Math.min(planes, pool.tasks());
         long planesPerTask = Math.ceilDiv(planes, tasks);
         if (tasks == 1) {
             depthwisePlanes(x, weights, y, groups, 0, planes);
@@ -216,7 +216,7 @@ final class FloatConvolution {
     /** {@link #fillColumns} for all channels, split across the kernel threads when the column matrix is large. */
     private void fillColumns(MemorySegment x, long xStart, int row0, int runRows, int cols, float[] columns) {
         KernelThreads pool = KernelThreads.current();
-        int tasks = (long) cg * k * cols < PARALLEL_MULTIPLY_ADDS / 2 ? 1 : Math.min(cg, pool.threads());
+        int tasks = (long) cg * k * cols < PARALLEL_MULTIPLY_ADDS / 2 ? 1 : Math.min(cg, pool.tasks());
         if (tasks == 1) {
             fillColumns(x, xStart, row0, runRows, cols, columns, 0, cg);
             return;

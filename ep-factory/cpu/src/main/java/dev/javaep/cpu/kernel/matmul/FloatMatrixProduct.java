@@ -22,7 +22,7 @@ import java.lang.foreign.ValueLayout;
  * block's depth instead: one load of B per four fused multiply-adds and no accumulator traffic through memory.
  *
  * <p>Products of at least {@link #PARALLEL_MULTIPLY_ADDS} multiply-adds are split across the Run's
- * {@link KernelThreads} pool by blocks of rows of Y (or of columns, when Y has too few rows for every thread); smaller
+ * {@link KernelThreads} pool by blocks of columns of Y (or of rows, when Y has too few columns for every thread); smaller
  * ones run on the calling thread, so a small model's Run pays no hand-off. Each thread packs into its own scratch
  * instance ({@link #SCRATCH}, full block size), so a product allocates nothing once a thread has run one. Public for
  * the convolution kernels ({@code cpu.kernel.conv}), which lower Conv and ConvTranspose to it.
@@ -61,18 +61,19 @@ public final class FloatMatrixProduct {
         KernelThreads pool = KernelThreads.current();
         int threads = pool.threads();
         if (threads > 1 && m * k * n >= PARALLEL_MULTIPLY_ADDS) {
-            if (m >= (long) ROWS * threads) {
-                long rowsPerTask = Math.ceilDiv(Math.ceilDiv(m, threads), ROWS) * ROWS;
-                int tasks = Math.toIntExact(Math.ceilDiv(m, rowsPerTask));
-                pool.parallelFor(tasks, t -> SCRATCH.get().multiplyAccumulate(a, aOffset, transA, b, bOffset, transB,
-                        y, yOffset, m, k, n, alpha, t * rowsPerTask, Math.min(m, (t + 1) * rowsPerTask), 0, n));
+            // Columns first: each task then packs only its own blocks of B (a row split packs all of B per task).
+            long columnsPerTask = Math.max(2 * COLUMN_GRAIN, Math.ceilDiv(Math.ceilDiv(n, pool.tasks()), COLUMN_GRAIN) * COLUMN_GRAIN);
+            int columnTasks = Math.toIntExact(Math.ceilDiv(n, columnsPerTask));
+            if (columnTasks >= threads) {
+                pool.parallelFor(columnTasks, t -> SCRATCH.get().multiplyAccumulate(a, aOffset, transA, b, bOffset, transB,
+                        y, yOffset, m, k, n, alpha, 0, m, t * columnsPerTask, Math.min(n, (t + 1) * columnsPerTask)));
                 return;
             }
-            if (n >= (long) COLUMN_GRAIN * threads) {
-                long columnsPerTask = Math.ceilDiv(Math.ceilDiv(n, threads), COLUMN_GRAIN) * COLUMN_GRAIN;
-                int tasks = Math.toIntExact(Math.ceilDiv(n, columnsPerTask));
-                pool.parallelFor(tasks, t -> SCRATCH.get().multiplyAccumulate(a, aOffset, transA, b, bOffset, transB,
-                        y, yOffset, m, k, n, alpha, 0, m, t * columnsPerTask, Math.min(n, (t + 1) * columnsPerTask)));
+            long rowsPerTask = Math.max(2 * ROWS, Math.ceilDiv(Math.ceilDiv(m, pool.tasks()), ROWS) * ROWS);
+            int rowTasks = Math.toIntExact(Math.ceilDiv(m, rowsPerTask));
+            if (rowTasks >= 2) {
+                pool.parallelFor(rowTasks, t -> SCRATCH.get().multiplyAccumulate(a, aOffset, transA, b, bOffset, transB,
+                        y, yOffset, m, k, n, alpha, t * rowsPerTask, Math.min(m, (t + 1) * rowsPerTask), 0, n));
                 return;
             }
         }
@@ -87,11 +88,18 @@ public final class FloatMatrixProduct {
         // Element (i, p) of op(A) is at aOffset + i * aRowStep + p * aColStep.
         long aRowStep = transA ? 1 : k;
         long aColStep = transA ? m : 1;
+        float[] bArray = transB ? null : wholeArray(b);
         for (long j0 = jStart; j0 < jEnd; j0 += BLOCK_N) {
             int nb = (int) Math.min(BLOCK_N, jEnd - j0);
             for (long p0 = 0; p0 < k; p0 += BLOCK_K) {
                 int kb = (int) Math.min(BLOCK_K, k - p0);
-                packB(b, bOffset, transB, k, n, p0, kb, j0, nb);
+                if (bArray != null) { // a heap B (the convolution's column matrix): array copies, no segment checks
+                    for (int p = 0; p < kb; p++) {
+                        System.arraycopy(bArray, Math.toIntExact(bOffset + (p0 + p) * n + j0), block, p * nb, nb);
+                    }
+                } else {
+                    packB(b, bOffset, transB, k, n, p0, kb, j0, nb);
+                }
                 long i = iStart;
                 if (VectorSupport.AVAILABLE) {
                     for (; i + ROWS <= iEnd; i += ROWS) {
@@ -191,6 +199,14 @@ public final class FloatMatrixProduct {
                 panel[p * rows + r] = alpha * a.getAtIndex(F, at);
             }
         }
+    }
+
+    /** The float[] that {@code s} is the whole of, or null (a native segment, a slice, another array type). */
+    private static float[] wholeArray(MemorySegment s) {
+        if (s.isNative() || s.address() != 0) {
+            return null;
+        }
+        return s.heapBase().orElse(null) instanceof float[] values && values.length * 4L == s.byteSize() ? values : null;
     }
 
     /** Copies op(B)[p0..p0+kb, j0..j0+nb] into {@link #block}, row-major with row length nb. */
