@@ -3,6 +3,7 @@ package dev.javaep.cpu;
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
+import dev.javaep.cpu.kernel.KernelThreads;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Graph;
@@ -56,8 +57,12 @@ final class CpuSubgraphProgram implements CompiledNode {
     /** Every thread's scratch, so that {@link #close()} can free their buffers. */
     private final ConcurrentLinkedQueue<Scratch> allScratches = new ConcurrentLinkedQueue<>();
 
-    private CpuSubgraphProgram(Step[] steps, int slotCount, int[] fusedInputSlots, int[] fusedOutputOf,
-                               ElementType[] intermediateTypes) {
+    /** The EP's kernel thread pool, made the Run's pool ({@link KernelThreads#current()}) on the thread that runs it. */
+    private final KernelThreads threads;
+
+    private CpuSubgraphProgram(KernelThreads threads, Step[] steps, int slotCount, int[] fusedInputSlots,
+                               int[] fusedOutputOf, ElementType[] intermediateTypes) {
+        this.threads = threads;
         this.steps = steps;
         this.slotCount = slotCount;
         this.fusedInputSlots = fusedInputSlots;
@@ -65,7 +70,7 @@ final class CpuSubgraphProgram implements CompiledNode {
         this.intermediateTypes = intermediateTypes;
     }
 
-    static CpuSubgraphProgram compile(Graph subgraph, Node fusedNode) {
+    static CpuSubgraphProgram compile(Graph subgraph, Node fusedNode, KernelThreads threads) {
         Map<String, Integer> slotOf = new HashMap<>();
         List<Integer> fusedOutputOf = new ArrayList<>();
         List<ElementType> intermediateTypes = new ArrayList<>();
@@ -113,7 +118,7 @@ final class CpuSubgraphProgram implements CompiledNode {
             }
             steps.add(new Step(node, kernel, readsValuesForShapes(kernel), inputs, outputs));
         }
-        return new CpuSubgraphProgram(steps.toArray(Step[]::new), fusedOutputOf.size(), fusedInputSlots,
+        return new CpuSubgraphProgram(threads, steps.toArray(Step[]::new), fusedOutputOf.size(), fusedInputSlots,
                 fusedOutputOf.stream().mapToInt(Integer::intValue).toArray(), intermediateTypes.toArray(ElementType[]::new));
     }
 
@@ -133,6 +138,7 @@ final class CpuSubgraphProgram implements CompiledNode {
     @Override
     public void compute(KernelContext context) {
         Scratch scratch = scratches.get();
+        KernelThreads.enter(threads);
         Tensor[] values = scratch.values;
         for (int i = 0; i < fusedInputSlots.length; i++) {
             if (fusedInputSlots[i] != NONE) {
@@ -287,7 +293,7 @@ final class CpuSubgraphProgram implements CompiledNode {
                 return tensor;
             }
             if (overflow == null) {
-                overflow = Arena.ofConfined();
+                overflow = Arena.ofShared(); // shared: the kernel threads read and write its tensors
             }
             intermediates[slot] = null;
             return new HostTensor(type, shape, bytes == 0 ? MemorySegment.NULL.reinterpret(0) : overflow.allocate(bytes, ALIGNMENT));

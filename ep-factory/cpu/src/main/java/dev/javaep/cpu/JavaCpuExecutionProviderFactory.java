@@ -7,12 +7,20 @@ import dev.javaep.spi.HardwareDevice;
 import dev.javaep.spi.HostExecutionProviderFactory;
 import dev.javaep.spi.JavaepVersion;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 /** {@code JavaCpuExecutionProvider}: a pure-Java EP on the host CPU, runs anywhere a JVM runs. */
 public final class JavaCpuExecutionProviderFactory implements HostExecutionProviderFactory {
     public static final String NAME = "JavaCpuExecutionProvider";
+    /**
+     * Provider option: the threads that run a kernel (the Run's thread included). ORT keeps the session's
+     * {@code intra_op_num_threads} in its own thread-pool parameters, which no API hands to a plugin EP (the session
+     * config entries it does hand over do not hold it), so the thread count is this EP's option, default: the JVM's
+     * available processors (as ORT's default intra-op pool is one thread per core).
+     */
+    public static final String THREADS_OPTION = "intra_op_num_threads";
 
     @Override
     public String name() {
@@ -42,6 +50,27 @@ public final class JavaCpuExecutionProviderFactory implements HostExecutionProvi
 
     @Override
     public ExecutionProvider createExecutionProvider(List<HardwareDevice> devices, Map<String, String> sessionOptions) {
-        return new JavaCpuExecutionProvider();
+        return new JavaCpuExecutionProvider(threads(sessionOptions));
+    }
+
+    /** The {@link #THREADS_OPTION} among the session's entries ({@code ep.<name>.<key>}, name in any case). */
+    static int threads(Map<String, String> sessionOptions) {
+        String key = ("ep." + NAME + "." + THREADS_OPTION).toLowerCase(Locale.ROOT);
+        for (Map.Entry<String, String> entry : sessionOptions.entrySet()) {
+            if (entry.getKey().toLowerCase(Locale.ROOT).equals(key)) {
+                int threads;
+                try {
+                    threads = Integer.parseInt(entry.getValue().strip());
+                } catch (NumberFormatException e) {
+                    threads = -1;
+                }
+                if (threads < 0) {
+                    throw new IllegalArgumentException("javaep: " + NAME + " option " + THREADS_OPTION
+                            + " must be a whole number >= 0 (0: one per available processor), not '" + entry.getValue() + "'");
+                }
+                return threads == 0 ? Runtime.getRuntime().availableProcessors() : threads;
+            }
+        }
+        return Runtime.getRuntime().availableProcessors();
     }
 }

@@ -2,10 +2,12 @@ package dev.javaep.cpu.kernel.conv;
 
 import static dev.javaep.cpu.kernel.conv.FloatData.F;
 
+import dev.javaep.cpu.kernel.FloatVectors;
+import dev.javaep.cpu.kernel.KernelThreads;
+import dev.javaep.cpu.kernel.VectorSupport;
 import dev.javaep.cpu.kernel.matmul.FloatMatrixProduct;
 import dev.javaep.spi.ops.ConvOps.ConvGeometry;
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
 
 /**
  * Conv on float32 segments, per image and group, in one of three forms:
@@ -23,6 +25,15 @@ import java.util.Arrays;
 final class FloatConvolution {
     /** Column-matrix floats per run of output rows (1 MiB). */
     static final int COLUMN_BUDGET = 1 << 18;
+    /** Multiply-adds from which the depthwise convolution and the column filling are split across kernel threads. */
+    private static final long PARALLEL_MULTIPLY_ADDS = 1L << 17;
+    /** The thread's reusable heap buffers ({@link #buffer}): depthwise input plane, output plane, taps; im2col columns, Y tile. */
+    static final int IN = 0;
+    static final int OUT = 1;
+    static final int TAPS = 2;
+    static final int COLUMNS = 3;
+    static final int TILE = 4;
+    private static final ThreadLocal<float[][]> BUFFERS = ThreadLocal.withInitial(() -> new float[5][0]);
 
     private final ConvGeometry g;
     private final Window3 w;
@@ -51,10 +62,9 @@ final class FloatConvolution {
         boolean pointwise = k == 1 && w.strideD() == 1 && w.strideH() == 1 && w.strideW() == 1
                 && w.padD() + w.padH() + w.padW() + w.padEndD() + w.padEndH() + w.padEndW() == 0;
         if (pointwise) {
-            FloatMatrixProduct product = new FloatMatrixProduct(cg, outSize);
             for (long n = 0; n < batch; n++) {
                 for (int group = 0; group < groups; group++) {
-                    product.multiplyAccumulate(weights, (long) group * mg * cg, false,
+                    FloatMatrixProduct.multiplyAccumulate(weights, (long) group * mg * cg, false,
                             x, (n * g.inChannels() + (long) group * cg) * inSize, false,
                             y, (n * g.outChannels() + (long) group * mg) * outSize, mg, cg, outSize, 1f);
                 }
@@ -64,6 +74,15 @@ final class FloatConvolution {
         } else {
             im2col(x, weights, y, batch, groups);
         }
+    }
+
+    /** This thread's buffer {@code which}, at least {@code size} floats long (grown, never shrunk: no allocation per Run). */
+    static float[] buffer(int which, int size) {
+        float[][] buffers = BUFFERS.get();
+        if (buffers[which].length < size) {
+            buffers[which] = new float[size];
+        }
+        return buffers[which];
     }
 
     static void fillBias(MemorySegment b, MemorySegment y, long batch, int channels, int size) {
@@ -79,22 +98,38 @@ final class FloatConvolution {
     }
 
     private void depthwise(MemorySegment x, MemorySegment weights, MemorySegment y, long batch, int groups) {
+        KernelThreads pool = KernelThreads.current();
+        long planes = batch * groups;
+        // a task is a run of whole channels; split only when the work outweighs a hand-off
+        int tasks = (long) w.outSize() * k * planes * mg < PARALLEL_MULTIPLY_ADDS ? 1
+                : (int) Math.min(planes, pool.tasks());
+        long planesPerTask = Math.ceilDiv(planes, tasks);
+        if (tasks == 1) {
+            depthwisePlanes(x, weights, y, groups, 0, planes);
+        } else {
+            pool.parallelFor(tasks, t -> depthwisePlanes(x, weights, y, groups, t * planesPerTask,
+                    Math.min(planes, (t + 1) * planesPerTask)));
+        }
+    }
+
+    /** Depthwise convolution of input planes {@code [first, end)} (plane = image * groups + group). */
+    private void depthwisePlanes(MemorySegment x, MemorySegment weights, MemorySegment y, int groups, long first, long end) {
         int inSize = w.inSize();
         int outSize = w.outSize();
-        float[] in = new float[inSize];
-        float[] out = new float[outSize];
-        float[] taps = new float[k];
-        for (long n = 0; n < batch; n++) {
-            for (int group = 0; group < groups; group++) {
-                MemorySegment.copy(x, F, (n * g.inChannels() + group) * inSize * 4L, in, 0, inSize);
-                for (int j = 0; j < mg; j++) {
-                    int m = group * mg + j;
-                    long yStart = (n * g.outChannels() + m) * outSize;
-                    MemorySegment.copy(y, F, yStart * 4L, out, 0, outSize);
-                    MemorySegment.copy(weights, F, (long) m * k * 4L, taps, 0, k);
-                    depthwisePlane(in, taps, out);
-                    MemorySegment.copy(out, 0, y, F, yStart * 4L, outSize);
-                }
+        float[] in = buffer(IN, inSize);
+        float[] out = buffer(OUT, outSize);
+        float[] taps = buffer(TAPS, k);
+        for (long plane = first; plane < end; plane++) {
+            long n = plane / groups;
+            int group = (int) (plane % groups);
+            MemorySegment.copy(x, F, (n * g.inChannels() + group) * inSize * 4L, in, 0, inSize);
+            for (int j = 0; j < mg; j++) {
+                int m = group * mg + j;
+                long yStart = (n * g.outChannels() + m) * outSize;
+                MemorySegment.copy(y, F, yStart * 4L, out, 0, outSize);
+                MemorySegment.copy(weights, F, (long) m * k * 4L, taps, 0, k);
+                depthwisePlane(in, taps, out);
+                MemorySegment.copy(out, 0, y, F, yStart * 4L, outSize);
             }
         }
     }
@@ -121,7 +156,9 @@ final class FloatConvolution {
                             }
                             int inRow = (id * w.inH() + ih) * w.inW() + offsetW;
                             int outRow = (od * w.outH() + oh) * w.outW();
-                            if (w.strideW() == 1) {
+                            if (w.strideW() == 1 && VectorSupport.AVAILABLE) {
+                                FloatVectors.multiplyAdd(tap, in, inRow + owFirst, out, outRow + owFirst, owEnd - owFirst);
+                            } else if (w.strideW() == 1) {
                                 for (int ow = owFirst; ow < owEnd; ow++) {
                                     out[outRow + ow] += tap * in[inRow + ow];
                                 }
@@ -144,13 +181,11 @@ final class FloatConvolution {
         int ck = cg * k;
         int rowsPerRun = Math.clamp(COLUMN_BUDGET / Math.max(1L, (long) ck * w.outW()), 1, rows);
         int runColumns = rowsPerRun * w.outW();
-        float[] columns = new float[ck * runColumns];
+        float[] columns = buffer(COLUMNS, ck * runColumns);
         MemorySegment columnSegment = MemorySegment.ofArray(columns);
         boolean oneRun = rowsPerRun == rows;
-        float[] tile = oneRun ? null : new float[mg * runColumns];
+        float[] tile = oneRun ? null : buffer(TILE, mg * runColumns);
         MemorySegment tileSegment = oneRun ? null : MemorySegment.ofArray(tile);
-        FloatMatrixProduct product = new FloatMatrixProduct(ck, runColumns);
-        float[] inRow = new float[w.inW()];
         for (long n = 0; n < batch; n++) {
             for (int group = 0; group < groups; group++) {
                 long xStart = (n * g.inChannels() + (long) group * cg) * inSize;
@@ -158,9 +193,9 @@ final class FloatConvolution {
                 for (int row0 = 0; row0 < rows; row0 += rowsPerRun) {
                     int runRows = Math.min(rowsPerRun, rows - row0);
                     int cols = runRows * w.outW();
-                    fillColumns(x, xStart, row0, runRows, cols, columns, inRow);
+                    fillColumns(x, xStart, row0, runRows, cols, columns);
                     if (oneRun) {
-                        product.multiplyAccumulate(weights, (long) group * mg * ck, false, columnSegment, 0, false,
+                        FloatMatrixProduct.multiplyAccumulate(weights, (long) group * mg * ck, false, columnSegment, 0, false,
                                 y, yStart, mg, ck, cols, 1f);
                         continue;
                     }
@@ -168,7 +203,7 @@ final class FloatConvolution {
                     for (int m = 0; m < mg; m++) {
                         MemorySegment.copy(y, F, (yStart + (long) m * outSize + outStart) * 4L, tile, m * cols, cols);
                     }
-                    product.multiplyAccumulate(weights, (long) group * mg * ck, false, columnSegment, 0, false,
+                    FloatMatrixProduct.multiplyAccumulate(weights, (long) group * mg * ck, false, columnSegment, 0, false,
                             tileSegment, 0, mg, ck, cols, 1f);
                     for (int m = 0; m < mg; m++) {
                         MemorySegment.copy(tile, m * cols, y, F, (yStart + (long) m * outSize + outStart) * 4L, cols);
@@ -178,49 +213,82 @@ final class FloatConvolution {
         }
     }
 
+    /** {@link #fillColumns} for all channels, split across the kernel threads when the column matrix is large. */
+    private void fillColumns(MemorySegment x, long xStart, int row0, int runRows, int cols, float[] columns) {
+        KernelThreads pool = KernelThreads.current();
+        int tasks = (long) cg * k * cols < PARALLEL_MULTIPLY_ADDS / 2 ? 1 : Math.min(cg, pool.tasks());
+        if (tasks == 1) {
+            fillColumns(x, xStart, row0, runRows, cols, columns, 0, cg);
+            return;
+        }
+        int channelsPerTask = Math.ceilDiv(cg, tasks);
+        pool.parallelFor(tasks, t -> fillColumns(x, xStart, row0, runRows, cols, columns, t * channelsPerTask,
+                Math.min(cg, (t + 1) * channelsPerTask)));
+    }
+
     /**
-     * Fills the column matrix {@code [C/g * K, cols]} for output rows {@code row0 .. row0 + runRows} (a row is one
-     * (od, oh)): row {@code (c, kd, kh, kw)}, column {@code (row, ow)} holds the input the tap reads, or 0 in padding.
+     * Fills rows {@code [cFirst * K, cEnd * K)} of the column matrix {@code [C/g * K, cols]} for output rows
+     * {@code row0 .. row0 + runRows} (a row is one (od, oh)): row {@code (c, kd, kh, kw)}, column {@code (row, ow)}
+     * holds the input the tap reads, or 0 in padding. Each channel's plane is first copied to the heap in one bulk
+     * copy, so the per-tap work is array copies (stride 1) or array reads, never per-element segment accesses.
      */
-    private void fillColumns(MemorySegment x, long xStart, int row0, int runRows, int cols, float[] columns, float[] inRow) {
+    private void fillColumns(MemorySegment x, long xStart, int row0, int runRows, int cols, float[] columns,
+                             int cFirst, int cEnd) {
         int inSize = w.inSize();
+        int inW = w.inW();
         int outW = w.outW();
-        int r = 0;
-        for (int c = 0; c < cg; c++) {
-            long channel = xStart + (long) c * inSize;
+        int strideW = w.strideW();
+        float[] plane = buffer(IN, inSize);
+        int r = cFirst * k;
+        for (int c = cFirst; c < cEnd; c++) {
+            MemorySegment.copy(x, F, (xStart + (long) c * inSize) * 4L, plane, 0, inSize);
             for (int kd = 0; kd < w.kD(); kd++) {
                 for (int kh = 0; kh < w.kH(); kh++) {
                     for (int kw = 0; kw < w.kW(); kw++, r++) {
                         int base = r * cols;
                         int offsetW = kw * w.dilationW() - w.padW();
-                        int owFirst = Math.min(outW, offsetW >= 0 ? 0 : Math.ceilDiv(-offsetW, w.strideW()));
-                        int owEnd = Math.max(owFirst, Math.min(outW, Math.ceilDiv(w.inW() - offsetW, w.strideW())));
-                        for (int i = 0; i < runRows; i++) {
-                            int row = row0 + i;
-                            int od = row / w.outH();
-                            int oh = row % w.outH();
-                            int id = od * w.strideD() - w.padD() + kd * w.dilationD();
+                        int owFirst = Math.min(outW, offsetW >= 0 ? 0 : Math.ceilDiv(-offsetW, strideW));
+                        int owEnd = Math.max(owFirst, Math.min(outW, Math.ceilDiv(inW - offsetW, strideW)));
+                        int id = 0;
+                        int oh = 0;
+                        int od = 0;
+                        if (runRows > 0) {
+                            od = row0 / w.outH();
+                            oh = row0 % w.outH();
+                            id = od * w.strideD() - w.padD() + kd * w.dilationD();
+                        }
+                        for (int i = 0, at = base; i < runRows; i++, at += outW) {
                             int ih = oh * w.strideH() - w.padH() + kh * w.dilationH();
-                            int at = base + i * outW;
                             if (id < 0 || id >= w.inD() || ih < 0 || ih >= w.inH()) {
-                                Arrays.fill(columns, at, at + outW, 0f);
-                                continue;
-                            }
-                            long inStart = channel + ((long) id * w.inH() + ih) * w.inW();
-                            Arrays.fill(columns, at, at + owFirst, 0f);
-                            if (w.strideW() == 1) {
-                                MemorySegment.copy(x, F, (inStart + owFirst + offsetW) * 4L, columns, at + owFirst, owEnd - owFirst);
+                                zero(columns, at, at + outW);
                             } else {
-                                MemorySegment.copy(x, F, inStart * 4L, inRow, 0, w.inW());
-                                for (int ow = owFirst; ow < owEnd; ow++) {
-                                    columns[at + ow] = inRow[ow * w.strideW() + offsetW];
+                                // the few padding columns are zeroed in a loop: Arrays.fill's call costs more
+                                int inStart = (id * w.inH() + ih) * inW + offsetW;
+                                zero(columns, at, at + owFirst);
+                                if (strideW == 1) {
+                                    System.arraycopy(plane, inStart + owFirst, columns, at + owFirst, owEnd - owFirst);
+                                } else {
+                                    for (int ow = owFirst; ow < owEnd; ow++) {
+                                        columns[at + ow] = plane[inStart + ow * strideW];
+                                    }
                                 }
+                                zero(columns, at + owEnd, at + outW);
                             }
-                            Arrays.fill(columns, at + owEnd, at + outW, 0f);
+                            if (++oh == w.outH()) { // the next output row starts the next output depth
+                                oh = 0;
+                                od++;
+                                id = od * w.strideD() - w.padD() + kd * w.dilationD();
+                            }
                         }
                     }
                 }
             }
+        }
+    }
+
+    private static void zero(float[] values, int from, int to) {
+        for (int i = from; i < to; i++) {
+            values[i] = 0f;
         }
     }
 }

@@ -42,12 +42,11 @@ final class FloatTransposedConvolution {
         int rowsPerRun = Math.clamp(FloatConvolution.COLUMN_BUDGET / Math.max(1L, (long) mk * w.inW()), 1, rows);
         int runColumns = rowsPerRun * w.inW();
         boolean oneRun = rowsPerRun == rows;
-        float[] columns = new float[mk * runColumns];
+        float[] columns = FloatConvolution.buffer(FloatConvolution.COLUMNS, mk * runColumns);
         MemorySegment columnSegment = MemorySegment.ofArray(columns);
-        float[] input = oneRun ? null : new float[cg * runColumns];
+        float[] input = oneRun ? null : FloatConvolution.buffer(FloatConvolution.TILE, cg * runColumns);
         MemorySegment inputSegment = oneRun ? null : MemorySegment.ofArray(input);
-        float[] out = new float[mg * outSize];
-        FloatMatrixProduct product = new FloatMatrixProduct(cg, runColumns);
+        float[] out = FloatConvolution.buffer(FloatConvolution.OUT, mg * outSize);
         for (long n = 0; n < batch; n++) {
             for (int group = 0; group < groups; group++) {
                 long xStart = (n * g.inChannels() + (long) group * cg) * inSize;
@@ -58,13 +57,13 @@ final class FloatTransposedConvolution {
                     int cols = runRows * w.inW();
                     java.util.Arrays.fill(columns, 0, mk * cols, 0f);
                     if (oneRun) {
-                        product.multiplyAccumulate(weights, (long) group * cg * mk, true, x, xStart, false,
+                        FloatMatrixProduct.multiplyAccumulate(weights, (long) group * cg * mk, true, x, xStart, false,
                                 columnSegment, 0, mk, cg, cols, 1f);
                     } else {
                         for (int c = 0; c < cg; c++) {
                             MemorySegment.copy(x, F, (xStart + (long) c * inSize + (long) row0 * w.inW()) * 4L, input, c * cols, cols);
                         }
-                        product.multiplyAccumulate(weights, (long) group * cg * mk, true, inputSegment, 0, false,
+                        FloatMatrixProduct.multiplyAccumulate(weights, (long) group * cg * mk, true, inputSegment, 0, false,
                                 columnSegment, 0, mk, cg, cols, 1f);
                     }
                     scatter(columns, cols, row0, runRows, out);

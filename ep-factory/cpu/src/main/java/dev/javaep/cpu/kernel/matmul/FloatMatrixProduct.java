@@ -1,6 +1,7 @@
 package dev.javaep.cpu.kernel.matmul;
 
 import dev.javaep.cpu.kernel.FloatVectors;
+import dev.javaep.cpu.kernel.KernelThreads;
 import dev.javaep.cpu.kernel.VectorSupport;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -20,8 +21,11 @@ import java.lang.foreign.ValueLayout;
  * alpha) next to the block and {@link FloatVectors#fourRows} keeps a 4 × 2-vector tile of Y in registers across the
  * block's depth instead: one load of B per four fused multiply-adds and no accumulator traffic through memory.
  *
- * <p>An instance holds the scratch arrays for one {@code compute} call; it is not thread-safe. Public for the
- * convolution kernels ({@code cpu.kernel.conv}), which lower Conv and ConvTranspose to it.
+ * <p>Products of at least {@link #PARALLEL_MULTIPLY_ADDS} multiply-adds are split across the Run's
+ * {@link KernelThreads} pool by blocks of columns of Y (or of rows, when Y has too few columns for every thread); smaller
+ * ones run on the calling thread, so a small model's Run pays no hand-off. Each thread packs into its own scratch
+ * instance ({@link #SCRATCH}, full block size), so a product allocates nothing once a thread has run one. Public for
+ * the convolution kernels ({@code cpu.kernel.conv}), which lower Conv and ConvTranspose to it.
  */
 public final class FloatMatrixProduct {
     static final int BLOCK_K = 128;
@@ -30,43 +34,79 @@ public final class FloatMatrixProduct {
     private static final int ROWS = 4;
     private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
-    private final float[] block;
-    private final float[][] acc;
-    /** Four rows of op(A) over one block's depth, interleaved ({@code [p*4 + r]}) and scaled, for the vector kernel. */
-    private final float[] panel;
+    /** Multiply-adds from which a product is split across the kernel threads (a hand-off costs a few µs). */
+    static final long PARALLEL_MULTIPLY_ADDS = 1L << 18;
+    /** Columns of a column split are a multiple of this (two AVX-512 vectors), so the vector tile stays whole. */
+    private static final int COLUMN_GRAIN = 32;
+    /** Each thread's packing and accumulator arrays, at full block size. */
+    private static final ThreadLocal<FloatMatrixProduct> SCRATCH = ThreadLocal.withInitial(FloatMatrixProduct::new);
 
-    /** Scratch space for products with inner dimension {@code k} and {@code n} output columns. */
-    public FloatMatrixProduct(long k, long n) {
-        int kb = (int) Math.min(k, BLOCK_K);
-        int nb = (int) Math.min(n, BLOCK_N);
-        this.block = new float[kb * nb];
-        this.acc = new float[ROWS][nb];
-        this.panel = new float[ROWS * kb];
-    }
+    private final float[] block = new float[BLOCK_K * BLOCK_N];
+    private final float[][] acc = new float[ROWS][BLOCK_N];
+    /** Four rows of op(A) over one block's depth, interleaved ({@code [p*4 + r]}) and scaled, for the vector kernel. */
+    private final float[] panel = new float[ROWS * BLOCK_K];
+    /** One stored row of A over one block's depth, on its way into {@link #panel}. */
+    private final float[] aRow = new float[BLOCK_K];
+
+    private FloatMatrixProduct() {}
 
     /**
      * Accumulates into {@code y}. Offsets are in elements. With {@code transA} A is stored as
      * [K,M], with {@code transB} B is stored as [N,K]; Y is always [M,N].
      */
-    public void multiplyAccumulate(MemorySegment a, long aOffset, boolean transA,
-                            MemorySegment b, long bOffset, boolean transB,
-                            MemorySegment y, long yOffset,
-                            long m, long k, long n, float alpha) {
+    public static void multiplyAccumulate(MemorySegment a, long aOffset, boolean transA,
+                                          MemorySegment b, long bOffset, boolean transB,
+                                          MemorySegment y, long yOffset,
+                                          long m, long k, long n, float alpha) {
+        KernelThreads pool = KernelThreads.current();
+        int threads = pool.threads();
+        if (threads > 1 && m * k * n >= PARALLEL_MULTIPLY_ADDS) {
+            // Columns first: each task then packs only its own blocks of B (a row split packs all of B per task).
+            long columnsPerTask = Math.max(2 * COLUMN_GRAIN, Math.ceilDiv(Math.ceilDiv(n, pool.tasks()), COLUMN_GRAIN) * COLUMN_GRAIN);
+            int columnTasks = Math.toIntExact(Math.ceilDiv(n, columnsPerTask));
+            if (columnTasks >= threads) {
+                pool.parallelFor(columnTasks, t -> SCRATCH.get().multiplyAccumulate(a, aOffset, transA, b, bOffset, transB,
+                        y, yOffset, m, k, n, alpha, 0, m, t * columnsPerTask, Math.min(n, (t + 1) * columnsPerTask)));
+                return;
+            }
+            long rowsPerTask = Math.max(2 * ROWS, Math.ceilDiv(Math.ceilDiv(m, pool.tasks()), ROWS) * ROWS);
+            int rowTasks = Math.toIntExact(Math.ceilDiv(m, rowsPerTask));
+            if (rowTasks >= 2) {
+                pool.parallelFor(rowTasks, t -> SCRATCH.get().multiplyAccumulate(a, aOffset, transA, b, bOffset, transB,
+                        y, yOffset, m, k, n, alpha, t * rowsPerTask, Math.min(m, (t + 1) * rowsPerTask), 0, n));
+                return;
+            }
+        }
+        SCRATCH.get().multiplyAccumulate(a, aOffset, transA, b, bOffset, transB, y, yOffset, m, k, n, alpha, 0, m, 0, n);
+    }
+
+    /** Rows {@code [iStart, iEnd)} and columns {@code [jStart, jEnd)} of the product on this thread. */
+    private void multiplyAccumulate(MemorySegment a, long aOffset, boolean transA,
+                                    MemorySegment b, long bOffset, boolean transB,
+                                    MemorySegment y, long yOffset,
+                                    long m, long k, long n, float alpha, long iStart, long iEnd, long jStart, long jEnd) {
         // Element (i, p) of op(A) is at aOffset + i * aRowStep + p * aColStep.
         long aRowStep = transA ? 1 : k;
         long aColStep = transA ? m : 1;
-        for (long j0 = 0; j0 < n; j0 += BLOCK_N) {
-            int nb = (int) Math.min(BLOCK_N, n - j0);
+        float[] bArray = transB ? null : wholeArray(b);
+        for (long j0 = jStart; j0 < jEnd; j0 += BLOCK_N) {
+            int nb = (int) Math.min(BLOCK_N, jEnd - j0);
             for (long p0 = 0; p0 < k; p0 += BLOCK_K) {
                 int kb = (int) Math.min(BLOCK_K, k - p0);
-                packB(b, bOffset, transB, k, n, p0, kb, j0, nb);
-                long i = 0;
+                if (bArray != null) { // a heap B (the convolution's column matrix): array copies, no segment checks
+                    for (int p = 0; p < kb; p++) {
+                        System.arraycopy(bArray, Math.toIntExact(bOffset + (p0 + p) * n + j0), block, p * nb, nb);
+                    }
+                } else {
+                    packB(b, bOffset, transB, k, n, p0, kb, j0, nb);
+                }
+                long i = iStart;
                 if (VectorSupport.AVAILABLE) {
-                    for (; i + ROWS <= m; i += ROWS) {
+                    for (; i + ROWS <= iEnd; i += ROWS) {
                         packA(a, aOffset + i * aRowStep + p0 * aColStep, aRowStep, aColStep, ROWS, kb, alpha);
                         vectorFourRows(y, yOffset + i * n + j0, n, kb, nb);
                     }
-                    for (; i < m; i++) {
+                    for (; i < iEnd; i++) {
                         packA(a, aOffset + i * aRowStep + p0 * aColStep, aRowStep, aColStep, 1, kb, alpha);
                         long yIndex = yOffset + i * n + j0;
                         MemorySegment.copy(y, F, yIndex * Float.BYTES, acc[0], 0, nb);
@@ -75,10 +115,10 @@ public final class FloatMatrixProduct {
                     }
                     continue;
                 }
-                for (; i + ROWS <= m; i += ROWS) {
+                for (; i + ROWS <= iEnd; i += ROWS) {
                     fourRows(a, aOffset + i * aRowStep + p0 * aColStep, aRowStep, aColStep, y, yOffset + i * n + j0, n, kb, nb, alpha);
                 }
-                for (; i < m; i++) {
+                for (; i < iEnd; i++) {
                     oneRow(a, aOffset + i * aRowStep + p0 * aColStep, aColStep, y, yOffset + i * n + j0, kb, nb, alpha);
                 }
             }
@@ -148,10 +188,25 @@ public final class FloatMatrixProduct {
     private void packA(MemorySegment a, long aIndex, long aRowStep, long aColStep, int rows, int kb, float alpha) {
         for (int r = 0; r < rows; r++) {
             long at = aIndex + r * aRowStep;
+            if (aColStep == 1) { // a stored row: one bulk copy, then interleaved from the heap
+                MemorySegment.copy(a, F, at * Float.BYTES, aRow, 0, kb);
+                for (int p = 0; p < kb; p++) {
+                    panel[p * rows + r] = alpha * aRow[p];
+                }
+                continue;
+            }
             for (int p = 0; p < kb; p++, at += aColStep) {
                 panel[p * rows + r] = alpha * a.getAtIndex(F, at);
             }
         }
+    }
+
+    /** The float[] that {@code s} is the whole of, or null (a native segment, a slice, another array type). */
+    private static float[] wholeArray(MemorySegment s) {
+        if (s.isNative() || s.address() != 0) {
+            return null;
+        }
+        return s.heapBase().orElse(null) instanceof float[] values && values.length * 4L == s.byteSize() ? values : null;
     }
 
     /** Copies op(B)[p0..p0+kb, j0..j0+nb] into {@link #block}, row-major with row length nb. */

@@ -51,7 +51,7 @@ record GemmKernel(GemmGeometry.Attributes attributes, ElementType type) implemen
         GemmGeometry g = geometry(Shapes.shapesOf(inputs));
         Shapes.requireOutputShapes("Gemm", outputs, new long[][] {g.outputShape()});
         if (type == ElementType.FLOAT16) {
-            try (Arena arena = Arena.ofConfined()) {
+            try (Arena arena = Arena.ofShared()) { // shared: the kernel threads read and write it
                 Tensor wide = Float16Copies.scratch(arena, y);
                 multiply(Float16Copies.widened(arena, a).data(), Float16Copies.widened(arena, b).data(),
                         c == null ? null : Float16Copies.widened(arena, c).data(), wide.data(), g);
@@ -75,7 +75,7 @@ record GemmKernel(GemmGeometry.Attributes attributes, ElementType type) implemen
         if (m == 0 || n == 0 || k == 0) {
             return;
         }
-        new FloatMatrixProduct(k, n).multiplyAccumulate(a, 0, attributes.transA(), b, 0, attributes.transB(), y, 0,
+        FloatMatrixProduct.multiplyAccumulate(a, 0, attributes.transA(), b, 0, attributes.transB(), y, 0,
                 m, k, n, attributes.alpha());
     }
 

@@ -42,7 +42,7 @@ record MatMulKernel(ElementType type) implements CpuKernel {
         MatMulGeometry g = MatMulGeometry.of(a.shape(), b.shape());
         Shapes.requireOutputShapes("MatMul", outputs, new long[][] {g.outputShape()});
         if (type == ElementType.FLOAT16) {
-            try (Arena arena = Arena.ofConfined()) {
+            try (Arena arena = Arena.ofShared()) { // shared: the kernel threads read and write it
                 Tensor wide = Float16Copies.scratch(arena, y);
                 multiply(Float16Copies.widened(arena, a).data(), Float16Copies.widened(arena, b).data(), wide.data(), g);
                 Float16Copies.narrow(wide, y);
@@ -62,21 +62,20 @@ record MatMulKernel(ElementType type) implements CpuKernel {
         if (batches == 0 || m == 0 || n == 0 || k == 0) {
             return;
         }
-        FloatMatrixProduct product = new FloatMatrixProduct(k, n);
         long[] batch = g.batch();
         long[] aStrides = g.aBatchStrides();
         long[] bStrides = g.bBatchStrides();
         if (Arrays.stream(bStrides).allMatch(s -> s == 0) && Arrays.equals(aStrides,
                 Broadcasting.strides(batch, batch.length))) {
             // One B for every batch of A: A's batches stacked are one tall matrix, and so is Y.
-            product.multiplyAccumulate(as, 0, false, bs, 0, false, ys, 0, batches * m, k, n, 1f);
+            FloatMatrixProduct.multiplyAccumulate(as, 0, false, bs, 0, false, ys, 0, batches * m, k, n, 1f);
             return;
         }
         long[] index = new long[batch.length];
         long aMatrix = 0;
         long bMatrix = 0;
         for (long t = 0; t < batches; t++) {
-            product.multiplyAccumulate(as, aMatrix * m * k, false, bs, bMatrix * k * n, false, ys, t * m * n, m, k, n, 1f);
+            FloatMatrixProduct.multiplyAccumulate(as, aMatrix * m * k, false, bs, bMatrix * k * n, false, ys, t * m * n, m, k, n, 1f);
             for (int d = batch.length - 1; d >= 0; d--) {
                 aMatrix += aStrides[d];
                 bMatrix += bStrides[d];
