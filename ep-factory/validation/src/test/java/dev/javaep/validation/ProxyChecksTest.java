@@ -51,7 +51,7 @@ class ProxyChecksTest {
     @BeforeEach
     void layerSettings() {
         Violations.clear();
-        Settings.current = new Settings(false, Long.MAX_VALUE, null, null, new Stubs(), OrtApi.COMPILED_API_VERSION);
+        Settings.current = new Settings(false, Long.MAX_VALUE, null, null, new Stubs(), OrtApi.COMPILED_API_VERSION, null, null);
         plantedAllocation = 0;
         createEpSetsItsOut = true;
     }

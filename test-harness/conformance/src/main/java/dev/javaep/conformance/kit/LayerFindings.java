@@ -1,0 +1,82 @@
+package dev.javaep.conformance.kit;
+
+import dev.javaep.validation.Breadcrumbs;
+import dev.javaep.validation.ReportFile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code --validate}: what the validation layer in front of the library saw while one group's child JVM ran
+ * (docs/conformance.md). The child registers libjavaep with the layer wrapping the library; the layer appends its
+ * findings to {@code <group>.validation} (the child marks each check there) and keeps the callbacks in flight in
+ * {@code <group>.breadcrumbs}, both of which outlive a crash of the child.
+ */
+record LayerFindings(Path library, Path reports, Path breadcrumbs) {
+    /** Findings listed in a check's reason; the rest are counted (all are in the file). */
+    private static final int LISTED = 3;
+
+    static LayerFindings of(KitOptions options, CheckGroup group) {
+        Path dir = options.reportDir().toAbsolutePath();
+        LayerFindings findings = new LayerFindings(options.library().toAbsolutePath(),
+                dir.resolve(group.name() + ".validation"), dir.resolve(group.name() + ".breadcrumbs"));
+        try {
+            Files.deleteIfExists(findings.reports);
+            Files.deleteIfExists(findings.breadcrumbs);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot clear the layer's files of group " + group.name(), e);
+        }
+        return findings;
+    }
+
+    /** The child's properties that put the layer in front of the library. */
+    Map<String, String> childProperties() {
+        return Map.of("javaep.validate.library", library.toString(), ReportFile.PROPERTY, reports.toString(),
+                "javaep.validate.breadcrumbs", breadcrumbs.toString());
+    }
+
+    /**
+     * {@code result} with what the layer saw during its check: a violation fails a check that passed (and is added to
+     * a failed one's reason); a warning (a slow call, a compute state in two Computes at once) and an error status
+     * the library returned are added to the reason without changing the verdict.
+     */
+    CheckResult judge(CheckResult result) {
+        List<ReportFile.Line> seen = ReportFile.read(reports).stream()
+                .filter(line -> line.section().equals(result.id())).toList();
+        if (seen.isEmpty()) {
+            return result;
+        }
+        List<ReportFile.Line> violations = seen.stream().filter(ReportFile.Line::isViolation).toList();
+        StringBuilder reason = new StringBuilder(result.reason());
+        append(reason, "the validation layer saw %d violation(s): ", violations);
+        append(reason, "the validation layer warned %d time(s): ", seen.stream().filter(ReportFile.Line::isWarning).toList());
+        append(reason, "the library returned %d error status(es) through the layer: ",
+                seen.stream().filter(line -> !line.isViolation() && !line.isWarning()).toList());
+        Verdict verdict = result.verdict() == Verdict.PASS && !violations.isEmpty() ? Verdict.FAIL : result.verdict();
+        return new CheckResult(result.group(), result.id(), result.description(), verdict, reason.toString(),
+                result.millis());
+    }
+
+    private static void append(StringBuilder reason, String heading, List<ReportFile.Line> lines) {
+        if (lines.isEmpty()) {
+            return;
+        }
+        String shown = String.join("; ", lines.stream().limit(LISTED).map(ReportFile.Line::toString).toList());
+        reason.append(reason.isEmpty() ? "" : "; ").append(heading.formatted(lines.size()))
+                .append(lines.size() <= LISTED ? shown : shown + "; and " + (lines.size() - LISTED) + " more");
+    }
+
+    /** What the breadcrumbs say the child was running when it died: {@code ; crashed in X (thread N)}, or "". */
+    String crashedIn() {
+        try {
+            List<String> running = Files.isRegularFile(breadcrumbs) ? Breadcrumbs.inFlight(breadcrumbs) : List.of();
+            return running.isEmpty() ? "; the validation layer saw no callback of the library running"
+                    : "; crashed in " + String.join(", ", running);
+        } catch (IOException e) {
+            return "; the breadcrumbs " + breadcrumbs + " cannot be read: " + e.getMessage();
+        }
+    }
+}
