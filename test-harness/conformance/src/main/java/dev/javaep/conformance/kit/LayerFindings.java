@@ -6,8 +6,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * {@code --validate}: what the validation layer in front of the library saw while one group's child JVM ran
@@ -16,7 +18,7 @@ import java.util.Map;
  * {@code <group>.breadcrumbs}, both of which outlive a crash of the child.
  */
 record LayerFindings(Path library, Path reports, Path breadcrumbs) {
-    /** Findings listed in a check's reason; the rest are counted (all are in the file). */
+    /** Kinds and callbacks listed in a check's reason; the rest are counted (all are in the file). */
     private static final int LISTED = 3;
 
     static LayerFindings of(KitOptions options, CheckGroup group) {
@@ -60,13 +62,17 @@ record LayerFindings(Path library, Path reports, Path breadcrumbs) {
                 result.millis());
     }
 
+    /** Adds {@code lines} under {@code heading}: one entry per kind and callback, its first detail, how many times. */
     private static void append(StringBuilder reason, String heading, List<ReportFile.Line> lines) {
         if (lines.isEmpty()) {
             return;
         }
-        String shown = String.join("; ", lines.stream().limit(LISTED).map(ReportFile.Line::toString).toList());
-        reason.append(reason.isEmpty() ? "" : "; ").append(heading.formatted(lines.size()))
-                .append(lines.size() <= LISTED ? shown : shown + "; and " + (lines.size() - LISTED) + " more");
+        Map<String, List<ReportFile.Line>> byCallback = lines.stream().collect(Collectors.groupingBy(
+                line -> line.kind() + " in " + line.callback(), LinkedHashMap::new, Collectors.toList()));
+        List<String> shown = byCallback.values().stream().limit(LISTED).map(same -> same.getFirst()
+                + (same.size() == 1 ? "" : " (" + same.size() + " times)")).toList();
+        reason.append(reason.isEmpty() ? "" : "; ").append(heading.formatted(lines.size())).append(String.join("; ", shown))
+                .append(byCallback.size() <= LISTED ? "" : "; and " + (byCallback.size() - LISTED) + " more callbacks");
     }
 
     /** What the breadcrumbs say the child was running when it died: {@code ; crashed in X (thread N)}, or "". */
