@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.conformance.kit.CheckResult;
+import dev.javaep.conformance.kit.KitOptions;
 import dev.javaep.conformance.kit.KitReport;
 import dev.javaep.conformance.kit.Verdict;
 import dev.javaep.harness.TestPaths;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +32,15 @@ class CGalleryValidationIT {
         KitReport report = validated(fault, ep, groups);
         assertEquals(1, report.exitCode(), "a broken EP must make the kit exit 1: " + report.results());
         return report;
+    }
+
+    @Test
+    void validateIsAFlagThatTheChildArgumentsCarry() {
+        KitOptions parsed = KitOptions.parse(List.of("libvendor_ep.so", "--validate", "--only", "registration"));
+        assertEquals(Path.of(".", "libjavaep.so"), parsed.validateThrough(), "without javaep.dist: libjavaep here");
+        assertEquals(Set.of("registration"), parsed.only(), "--validate takes no value");
+        assertEquals(parsed, KitOptions.parse(parsed.toArgs()), "what toArgs writes, parse reads");
+        assertEquals(null, KitOptions.parse(List.of("libvendor_ep.so")).validateThrough());
     }
 
     @Test
