@@ -170,6 +170,9 @@ public final class ConformanceKit {
                 progress.accept(skipped);
             }
         }
+        if (layer != null && abandoned == null && !ordered.isEmpty()) {
+            ordered.set(ordered.size() - 1, layer.judgeEnd(ordered.getLast()));
+        }
         return new GroupRun(ordered, opTable, facts);
     }
 

@@ -58,6 +58,9 @@ public final class GroupProcess {
                 context.opTable().forEach(row -> sink.accept(Protocol.opTable(row)));
                 context.opTable().clear();
             }
+            if (layerReports != null) {
+                ReportFile.mark(layerReports, LayerFindings.AFTER_THE_CHECKS); // what the unregistration provokes
+            }
         }
     }
 }

@@ -18,6 +18,8 @@ import java.util.stream.Collectors;
  * {@code <group>.breadcrumbs}, both of which outlive a crash of the child.
  */
 record LayerFindings(Path library, Path reports, Path breadcrumbs) {
+    /** The section the child marks after its last check, before it unregisters the library. */
+    static final String AFTER_THE_CHECKS = "(after the checks)";
     /** Kinds and callbacks listed in a check's reason; the rest are counted (all are in the file). */
     private static final int LISTED = 3;
 
@@ -46,16 +48,29 @@ record LayerFindings(Path library, Path reports, Path breadcrumbs) {
      * the library returned are added to the reason without changing the verdict.
      */
     CheckResult judge(CheckResult result) {
+        return judge(result, result.id(), "");
+    }
+
+    /**
+     * {@code last} (the group's last check that ran) with what the layer saw after it, while the child unregistered
+     * the library (a leak of objects at ReleaseEpFactory shows there); {@code last} when nothing.
+     */
+    CheckResult judgeEnd(CheckResult last) {
+        return judge(last, AFTER_THE_CHECKS, "after the group's checks (at unregistration) ");
+    }
+
+    private CheckResult judge(CheckResult result, String section, String when) {
         List<ReportFile.Line> seen = ReportFile.read(reports).stream()
-                .filter(line -> line.section().equals(result.id())).toList();
+                .filter(line -> line.section().equals(section)).toList();
         if (seen.isEmpty()) {
             return result;
         }
         List<ReportFile.Line> violations = seen.stream().filter(ReportFile.Line::isViolation).toList();
         StringBuilder reason = new StringBuilder(result.reason());
-        append(reason, "the validation layer saw %d violation(s): ", violations);
-        append(reason, "the validation layer warned %d time(s): ", seen.stream().filter(ReportFile.Line::isWarning).toList());
-        append(reason, "the library returned %d error status(es) through the layer: ",
+        append(reason, when + "the validation layer saw %d violation(s): ", violations);
+        append(reason, when + "the validation layer warned %d time(s): ",
+                seen.stream().filter(ReportFile.Line::isWarning).toList());
+        append(reason, when + "the library returned %d error status(es) through the layer: ",
                 seen.stream().filter(line -> !line.isViolation() && !line.isWarning()).toList());
         Verdict verdict = result.verdict() == Verdict.PASS && !violations.isEmpty() ? Verdict.FAIL : result.verdict();
         return new CheckResult(result.group(), result.id(), result.description(), verdict, reason.toString(),
