@@ -251,6 +251,21 @@ class ProxyChecksTest {
         assertTrue(lines.getFirst().isViolation() && !lines.getFirst().isWarning());
     }
 
+    @Test
+    void theTraceIsWholeJsonAfterEachPeriodicFlush() throws Exception {
+        Path file = Files.createTempFile("javaep-trace", ".json");
+        Trace trace = new Trace(file);
+        trace.record("OrtNodeComputeInfo::Compute", System.nanoTime(), 1500);
+        Thread.sleep(Trace.FLUSH_MILLIS + 500); // no release, no shutdown: what a crash would leave
+        String json = Files.readString(file);
+        assertTrue(json.contains("\"name\":\"OrtNodeComputeInfo::Compute\"") && json.endsWith("\n]}\n"), json);
+        trace.record("OrtNodeComputeInfo::Compute", System.nanoTime(), 2500);
+        trace.write();
+        json = Files.readString(file);
+        assertEquals(2, json.split("\"ph\":\"X\"", -1).length - 1, json);
+        assertTrue(json.endsWith("}\n]}\n") && json.indexOf("]}") == json.lastIndexOf("]}"), "one closing, at the end: " + json);
+    }
+
     private static Settings withFiles(Settings s, Breadcrumbs breadcrumbs, ReportFile reports) {
         return new Settings(s.strict(), s.slowNanos(), s.trace(), s.statuses(), s.stubs(), s.knownVersion(), breadcrumbs,
                 reports);
