@@ -11,7 +11,13 @@ final class Forwarding {
     static long forward0(Site s, long self) throws Throwable {
         Proxy p = s.enter(self, 0);
         long start = System.nanoTime();
-        long r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor);
+        Breadcrumbs.Trail trail = s.crumbIn();
+        long r;
+        try {
+            r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor);
+        } finally {
+            s.crumbOut(trail);
+        }
         return s.exit(p, start, r, 0, 0, 0, 0, 0, 0);
     }
 
@@ -19,7 +25,13 @@ final class Forwarding {
         Proxy p = s.enter(self, a1);
         long v1 = s.before(p, a1, 0, 0, 0, 0, 0);
         long start = System.nanoTime();
-        long r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor, v1);
+        Breadcrumbs.Trail trail = s.crumbIn();
+        long r;
+        try {
+            r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor, v1);
+        } finally {
+            s.crumbOut(trail);
+        }
         return s.exit(p, start, r, a1, 0, 0, 0, 0, 0);
     }
 
@@ -27,7 +39,13 @@ final class Forwarding {
         Proxy p = s.enter(self, a1);
         long v1 = s.before(p, a1, a2, 0, 0, 0, 0);
         long start = System.nanoTime();
-        long r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor, v1, a2);
+        Breadcrumbs.Trail trail = s.crumbIn();
+        long r;
+        try {
+            r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor, v1, a2);
+        } finally {
+            s.crumbOut(trail);
+        }
         return s.exit(p, start, r, a1, a2, 0, 0, 0, 0);
     }
 
@@ -35,7 +53,13 @@ final class Forwarding {
         Proxy p = s.enter(self, a1);
         long v1 = s.before(p, a1, a2, a3, 0, 0, 0);
         long start = System.nanoTime();
-        long r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor, v1, a2, a3);
+        Breadcrumbs.Trail trail = s.crumbIn();
+        long r;
+        try {
+            r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor, v1, a2, a3);
+        } finally {
+            s.crumbOut(trail);
+        }
         return s.exit(p, start, r, a1, a2, a3, 0, 0, 0);
     }
 
@@ -43,7 +67,13 @@ final class Forwarding {
         Proxy p = s.enter(self, a1);
         long v1 = s.before(p, a1, a2, a3, a4, 0, 0);
         long start = System.nanoTime();
-        long r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor, v1, a2, a3, a4);
+        Breadcrumbs.Trail trail = s.crumbIn();
+        long r;
+        try {
+            r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor, v1, a2, a3, a4);
+        } finally {
+            s.crumbOut(trail);
+        }
         return s.exit(p, start, r, a1, a2, a3, a4, 0, 0);
     }
 
@@ -51,7 +81,13 @@ final class Forwarding {
         Proxy p = s.enter(self, a1);
         long v1 = s.before(p, a1, a2, a3, a4, a5, 0);
         long start = System.nanoTime();
-        long r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor, v1, a2, a3, a4, a5);
+        Breadcrumbs.Trail trail = s.crumbIn();
+        long r;
+        try {
+            r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor, v1, a2, a3, a4, a5);
+        } finally {
+            s.crumbOut(trail);
+        }
         return s.exit(p, start, r, a1, a2, a3, a4, a5, 0);
     }
 
@@ -59,7 +95,13 @@ final class Forwarding {
         Proxy p = s.enter(self, a1);
         long v1 = s.before(p, a1, a2, a3, a4, a5, a6);
         long start = System.nanoTime();
-        long r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor, v1, a2, a3, a4, a5, a6);
+        Breadcrumbs.Trail trail = s.crumbIn();
+        long r;
+        try {
+            r = (long) s.downcall().invokeExact(p.function(s.ordinal()), p.vendor, v1, a2, a3, a4, a5, a6);
+        } finally {
+            s.crumbOut(trail);
+        }
         return s.exit(p, start, r, a1, a2, a3, a4, a5, a6);
     }
 }

@@ -38,11 +38,11 @@ final class Proxy {
     final int version;
     final Proxy parent;
     /** The objects made through this one and not yet released (leak check at its release). */
-    final Set<Proxy> children = ConcurrentHashMap.newKeySet();
+    final Set<Proxy> children;
     /** ALLOCATOR: live allocations (address → bytes); NODE_COMPUTE_INFO: further compute states in Compute (state → thread). */
-    final Map<Long, Long> live = new ConcurrentHashMap<>();
+    final Map<Long, Long> live;
     /** NODE_COMPUTE_INFO: the compute state in Compute when only one is (the usual case: no map entry per call), or 0. */
-    final AtomicLong computing = new AtomicLong();
+    final AtomicLong computing;
     volatile boolean released;
 
     private Proxy(ObjectKind kind, long vendor, long address, long[] functions, int version, Proxy parent) {
@@ -52,7 +52,31 @@ final class Proxy {
         this.functions = functions;
         this.version = version;
         this.parent = parent;
+        this.children = ConcurrentHashMap.newKeySet();
+        this.live = new ConcurrentHashMap<>();
+        this.computing = new AtomicLong();
     }
+
+    /**
+     * What stays of a released proxy: enough to recognise a late call or a second release and to name the object;
+     * none of its maps. Without it a process that makes sessions for days (or the kit's 1,000 session cycles) would
+     * keep every proxy's maps and function table alive: about 1 KiB of Java heap a session.
+     */
+    private Proxy(Proxy released) {
+        this.kind = released.kind;
+        this.vendor = released.vendor;
+        this.address = released.address;
+        this.functions = NO_FUNCTIONS;
+        this.version = released.version;
+        this.parent = null;
+        this.children = Set.of();
+        this.live = Map.of();
+        this.computing = RELEASED_COMPUTING;
+        this.released = true;
+    }
+
+    private static final long[] NO_FUNCTIONS = {};
+    private static final AtomicLong RELEASED_COMPUTING = new AtomicLong();
 
     /**
      * A proxy of the vendor's object at {@code vendor}: its version is the vendor's (capped at what javaep knows), its
@@ -126,7 +150,10 @@ final class Proxy {
         return functions[ordinal];
     }
 
-    /** Marks this released; the objects made through it that are still live are returned (leaks, when any). */
+    /**
+     * Marks this released and puts its tombstone where ORT's pointers find it; the objects made through it that are
+     * still live are returned (leaks, when any).
+     */
     Set<Proxy> release() {
         released = true;
         if (parent != null) {
@@ -135,6 +162,12 @@ final class Proxy {
         if (kind == ObjectKind.FACTORY) {
             FACTORY_BY_VENDOR.remove(vendor, this);
         }
+        Proxy tombstone = new Proxy(this);
+        int id = (int) MEMORY.get(ValueLayout.JAVA_LONG, address + kind.size + 8);
+        synchronized (LOCK) {
+            byId[id] = tombstone;
+        }
+        BY_ADDRESS.put(address, tombstone);
         return Set.copyOf(children);
     }
 

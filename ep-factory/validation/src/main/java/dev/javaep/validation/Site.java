@@ -58,6 +58,19 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
         }
     }
 
+    /** Notes in the breadcrumbs (when on) that this thread is now in the vendor's callback; null when off. */
+    Breadcrumbs.Trail crumbIn() {
+        Breadcrumbs crumbs = Settings.current.breadcrumbs();
+        return crumbs == null ? null : crumbs.enter(Breadcrumbs.id(kind, ordinal));
+    }
+
+    /** Notes that the callback {@link #crumbIn} noted returned. */
+    void crumbOut(Breadcrumbs.Trail trail) {
+        if (trail != null) {
+            Settings.current.breadcrumbs().exit(trail);
+        }
+    }
+
     /** Prepares the call's arguments: marks required out-parameters, translates proxies back; returns argument 1 as forwarded. */
     long before(Proxy p, long a1, long a2, long a3, long a4, long a5, long a6) {
         return switch (rule.action()) {

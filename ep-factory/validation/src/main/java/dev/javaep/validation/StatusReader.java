@@ -33,6 +33,10 @@ final class StatusReader {
             int code = (int) errorCode.invokeExact(s);
             String message = OrtApi.cString((MemorySegment) errorMessage.invokeExact(s));
             EpLog.info("javaep validation: " + callback + " returned status " + OrtErrorCode.of(code) + ": " + message);
+            Settings settings = Settings.current;
+            if (settings != null && settings.reports() != null) {
+                settings.reports().add(ReportFile.STATUS, callback, OrtErrorCode.of(code) + ": " + message);
+            }
         } catch (Throwable t) {
             throw OrtApi.rethrow(t);
         }

@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * libjavaep in front of someone else's plugin EP library (issue 14, part 2; docs/validation-layer.md): ORT gets the
@@ -153,15 +154,31 @@ public final class ValidationLayer implements EpLibraryLayer {
     private static Settings settings(OrtApi api) {
         String strict = Settings.setting("javaep.validate.strict", "JAVAEP_VALIDATE_STRICT");
         String slow = Settings.setting("javaep.validate.slow.ms", "JAVAEP_VALIDATE_SLOW_MS");
-        String trace = Settings.setting("javaep.validate.trace", "JAVAEP_VALIDATE_TRACE");
         Settings previous = Settings.current;
         Stubs stubs = previous != null ? previous.stubs() : new Stubs();
-        Trace tracer = trace == null ? null
-                : previous != null && previous.trace() != null && previous.trace().file().equals(Path.of(trace))
-                        ? previous.trace() : new Trace(Path.of(trace));
         return new Settings(strict != null && (strict.equals("1") || strict.equalsIgnoreCase("true")),
-                (slow == null ? 1000 : Long.parseLong(slow)) * 1_000_000L, tracer, new StatusReader(api.address()),
-                stubs, OrtApi.COMPILED_API_VERSION);
+                (slow == null ? 1000 : Long.parseLong(slow)) * 1_000_000L,
+                file("javaep.validate.trace", "JAVAEP_VALIDATE_TRACE", previous, Settings::trace, Trace::file, Trace::new),
+                new StatusReader(api.address()), stubs, OrtApi.COMPILED_API_VERSION,
+                file("javaep.validate.breadcrumbs", "JAVAEP_VALIDATE_BREADCRUMBS", previous, Settings::breadcrumbs,
+                        Breadcrumbs::file, Breadcrumbs::new),
+                file(ReportFile.PROPERTY, ReportFile.ENVIRONMENT, previous, Settings::reports, ReportFile::file,
+                        ReportFile::new));
+    }
+
+    /**
+     * The file a setting names, opened: the previous registration's when it names the same file (a re-registration
+     * goes on writing the trace and the breadcrumbs it started), else a new one; null when not set.
+     */
+    private static <T> T file(String property, String env, Settings previous, Function<Settings, T> current,
+                              Function<T, Path> fileOf, Function<Path, T> open) {
+        String setting = Settings.setting(property, env);
+        if (setting == null) {
+            return null;
+        }
+        Path path = Path.of(setting);
+        T before = previous == null ? null : current.apply(previous);
+        return before != null && fileOf.apply(before).equals(path) ? before : open.apply(path);
     }
 
     private static MemorySegment symbol(SymbolLookup symbols, Path library, String name) {

@@ -25,5 +25,13 @@ public enum Violation {
     /** A call slower than the threshold ({@code javaep.validate.slow.ms}). */
     SLOW_CALL,
     /** Compute entered on one compute state by two threads at once (forwarded anyway). */
-    CONCURRENT_COMPUTE
+    CONCURRENT_COMPUTE;
+
+    /**
+     * A warning rather than a breach of the contract: a slow call, or a compute state ORT runs on two threads at
+     * once (ORT calls Compute concurrently for concurrent Runs of one session; a state-free Compute is fine with it).
+     */
+    public boolean isWarning() {
+        return this == SLOW_CALL || this == CONCURRENT_COMPUTE;
+    }
 }

@@ -40,8 +40,11 @@ public final class Violations {
             }
             RECENT.add(report);
         }
-        EpLogger.Level level = kind == Violation.SLOW_CALL || kind == Violation.CONCURRENT_COMPUTE
-                ? EpLogger.Level.WARNING : EpLogger.Level.ERROR;
+        Settings settings = Settings.current;
+        if (settings != null && settings.reports() != null) {
+            settings.reports().add(kind.name(), callback, detail);
+        }
+        EpLogger.Level level = kind.isWarning() ? EpLogger.Level.WARNING : EpLogger.Level.ERROR;
         EpLog.log(level, seen < LOGGED_WITH_STACK ? report + javaStack() : report.toString());
     }
 

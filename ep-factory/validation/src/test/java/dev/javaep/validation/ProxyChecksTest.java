@@ -22,7 +22,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,7 +57,7 @@ class ProxyChecksTest {
     @BeforeEach
     void layerSettings() {
         Violations.clear();
-        Settings.current = new Settings(false, Long.MAX_VALUE, null, null, new Stubs(), OrtApi.COMPILED_API_VERSION);
+        Settings.current = new Settings(false, Long.MAX_VALUE, null, null, new Stubs(), OrtApi.COMPILED_API_VERSION, null, null);
         plantedAllocation = 0;
         createEpSetsItsOut = true;
     }
@@ -199,7 +205,83 @@ class ProxyChecksTest {
                         + "Alloc+Free %.0f ns direct, %.0f ns through the proxy (+%.0f ns/pair); a slot with no check of its "
                         + "own (CreateState) %.0f ns through the proxy%n",
                 best[0], best[1], best[1] - best[0], best[2], best[3], best[3] - best[2], best[4]);
+        // The breadcrumbs' share: the same Compute through the proxy with them on (a thread-local read, three stores).
+        Settings off = Settings.current;
+        Settings on = withFiles(off, new Breadcrumbs(Files.createTempFile("javaep-breadcrumbs", ".bin")), null);
+        double[] proxied = {Double.MAX_VALUE, Double.MAX_VALUE};
+        for (int round = 0; round < 10; round++) {
+            Settings.current = round % 2 == 0 ? off : on;
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                long r = (long) computeType.invokeExact(proxyComputeFn, compute.address, 0x100L, 0L);
+            }
+            proxied[round % 2] = Math.min(proxied[round % 2], (System.nanoTime() - t0) / (double) n);
+        }
+        Settings.current = off;
+        System.out.printf("breadcrumbs: Compute through the proxy %.0f ns without, %.0f ns with (%+.0f ns/call)%n",
+                proxied[0], proxied[1], proxied[1] - proxied[0]);
         assertEquals(Map.of(), Violations.counts(), () -> Violations.recent().toString());
+    }
+
+    @Test
+    void breadcrumbsNameTheCallbackInFlightAndFindingsGoToTheReportFile() throws Throwable {
+        Path crumbs = Files.createTempFile("javaep-breadcrumbs", ".bin");
+        Path reports = Files.createTempFile("javaep-validation", ".txt");
+        Settings.current = withFiles(Settings.current, new Breadcrumbs(crumbs), new ReportFile(reports));
+        MemorySegment vendor = vendorStruct(OrtNodeComputeInfoStruct.SIZE, Map.of(
+                OrtNodeComputeInfoStruct.CreateState, stub("ok2", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG)),
+                OrtNodeComputeInfoStruct.Compute, stub("computeReadingBreadcrumbs", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG,
+                        JAVA_LONG, JAVA_LONG)),
+                OrtNodeComputeInfoStruct.ReleaseState, stub("void1", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG))));
+        Proxy compute = Proxy.create(ObjectKind.NODE_COMPUTE_INFO, vendor.address(), null, Settings.current.stubs(), 23);
+        breadcrumbsFile = crumbs;
+        callLong(compute, OrtNodeComputeInfoStruct.Compute, 0x5a7e, 0);
+        assertEquals(1, seenInCompute.size(), seenInCompute::toString);
+        assertTrue(seenInCompute.getFirst().startsWith("OrtNodeComputeInfo::Compute (thread "), seenInCompute::toString);
+        assertEquals(List.of(), Breadcrumbs.inFlight(crumbs), "nothing is in flight after the call returned");
+
+        ReportFile.mark(reports, "step one");
+        Proxy allocator = allocatorProxy();
+        plantedAllocation = BLOCK.address() + 8;
+        callLong(allocator, OrtAllocatorStruct.Alloc, 100);
+        List<ReportFile.Line> lines = ReportFile.read(reports);
+        assertEquals(1, lines.size(), lines::toString);
+        assertEquals(new ReportFile.Line("step one", "MISALIGNED_ALLOCATION", "OrtAllocator::Alloc", lines.getFirst().detail()),
+                lines.getFirst());
+        assertTrue(lines.getFirst().isViolation() && !lines.getFirst().isWarning());
+    }
+
+    @Test
+    void theTraceIsWholeJsonAfterEachPeriodicFlush() throws Exception {
+        Path file = Files.createTempFile("javaep-trace", ".json");
+        Trace trace = new Trace(file);
+        trace.record("OrtNodeComputeInfo::Compute", System.nanoTime(), 1500);
+        Thread.sleep(Trace.FLUSH_MILLIS + 500); // no release, no shutdown: what a crash would leave
+        String json = Files.readString(file);
+        assertTrue(json.contains("\"name\":\"OrtNodeComputeInfo::Compute\"") && json.endsWith("\n]}\n"), json);
+        trace.record("OrtNodeComputeInfo::Compute", System.nanoTime(), 2500);
+        trace.write();
+        json = Files.readString(file);
+        assertEquals(2, json.split("\"ph\":\"X\"", -1).length - 1, json);
+        assertTrue(json.endsWith("}\n]}\n") && json.indexOf("]}") == json.lastIndexOf("]}"), "one closing, at the end: " + json);
+    }
+
+    private static Settings withFiles(Settings s, Breadcrumbs breadcrumbs, ReportFile reports) {
+        return new Settings(s.strict(), s.slowNanos(), s.trace(), s.statuses(), s.stubs(), s.knownVersion(), breadcrumbs,
+                reports);
+    }
+
+    private static volatile Path breadcrumbsFile;
+    private static final List<String> seenInCompute = new CopyOnWriteArrayList<>();
+
+    /** A Compute that reads, from inside the vendor, what the breadcrumbs file says is running. */
+    private static long computeReadingBreadcrumbs(long self, long state, long context) {
+        try {
+            seenInCompute.addAll(Breadcrumbs.inFlight(breadcrumbsFile));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return 0L;
     }
 
     // ---- the "vendor": Java upcalls behind C structs --------------------------------------------

@@ -51,7 +51,7 @@ import java.util.stream.Stream;
  *   javaep compare MODEL [EP] [LIBRARY]  run MODEL on one EP (fallback disabled) and on ORT's CPU EP with the
  *                                        same random inputs, and compare the outputs
  *   javaep conformance [LIBRARY] [--ep NAME] [--node-tests DIR] [--node-test-filter REGEX] [--models DIR]
- *                      [--report DIR] [--only GROUP,...] [--timeout S] [--session-cycles N] ...
+ *                      [--report DIR] [--only GROUP,...] [--timeout S] [--session-cycles N] [--validate] ...
  *                                        the conformance kit: every check group in a child JVM of its own;
  *                                        writes JUnit XML, Markdown and HTML reports; exit 0 only when nothing
  *                                        failed, crashed or timed out (docs/conformance.md)
@@ -156,11 +156,14 @@ public final class JavaepCli {
         KitOptions options;
         try {
             options = KitOptions.parse(args);
+            if (args.contains("--validate")) {
+                options = options.withValidation(defaultLibrary); // the layer is this distribution's libjavaep
+            }
         } catch (IllegalArgumentException e) {
             throw new UserError("javaep conformance: " + e.getMessage() + "\nusage: javaep conformance [LIBRARY] [--ep NAME]"
                     + " [--node-tests DIR] [--node-test-filter REGEX] [--node-test-limit N] [--models DIR] [--report DIR]"
                     + " [--only GROUP,...] [--timeout S] [--registration-cycles N] [--session-cycles N] [--threads N]"
-                    + " [--runs N]; groups: " + String.join(", ", CheckGroups.names()));
+                    + " [--runs N] [--validate]; groups: " + String.join(", ", CheckGroups.names()));
         }
         var report = ConformanceKit.run(options,
                 r -> OUT.printf("%-8s %-38s %s%n", r.verdict(), r.id(), r.reason().length() > 160

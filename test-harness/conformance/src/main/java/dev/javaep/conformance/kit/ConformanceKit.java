@@ -45,6 +45,10 @@ public final class ConformanceKit {
         Map<String, String> facts = new LinkedHashMap<>();
         facts.put("library", options.library().toAbsolutePath().toString());
         facts.put("ep", options.epName() == null ? "(the library's first EP)" : options.epName());
+        if (options.validateThrough() != null) {
+            facts.put("validation", "behind the validation layer (" + options.validateThrough().toAbsolutePath()
+                    + "); its findings per group in <group>.validation");
+        }
         for (CheckGroup group : CheckGroups.all()) {
             if (options.runs(group.name())) {
                 GroupRun run = runGroup(group, options, progress);
@@ -67,7 +71,8 @@ public final class ConformanceKit {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + log.getParent(), e);
         }
-        List<String> command = childCommand(group, options);
+        LayerFindings layer = options.validateThrough() == null ? null : LayerFindings.of(options, group);
+        List<String> command = childCommand(group, options, layer);
         Map<String, CheckResult> results = new LinkedHashMap<>();
         List<OpTableRow> opTable = new ArrayList<>();
         Map<String, String> facts = new LinkedHashMap<>();
@@ -102,6 +107,7 @@ public final class ConformanceKit {
                             Check check = find(group, f.get(0));
                             CheckResult result = new CheckResult(group.name(), check.id(), check.description(),
                                     Verdict.valueOf(f.get(1)), f.get(3), Long.parseLong(f.get(2)));
+                            result = layer == null ? result : layer.judge(result);
                             synchronized (running) {
                                 results.put(check.id(), result);
                                 running[0] = null;
@@ -149,9 +155,11 @@ public final class ConformanceKit {
                 String at = check.id().equals(culprit) ? "" : " (before it started; the child was in " + culprit + ")";
                 Verdict verdict = finished ? Verdict.CRASH : Verdict.TIMEOUT;
                 String reason = finished
-                        ? "the child JVM died while running " + check.id() + at + ": " + describeExit(exit) + crashDetail(log)
+                        ? "the child JVM died while running " + check.id() + at + ": " + describeExit(exit)
+                                + (layer == null ? "" : layer.crashedIn()) + crashDetail(log)
                         : "no result within " + options.timeoutSeconds() + " s; the child JVM was killed" + at;
                 CheckResult failure = new CheckResult(group.name(), check.id(), check.description(), verdict, reason, millis);
+                failure = layer == null ? failure : layer.judge(failure);
                 ordered.add(failure);
                 progress.accept(failure);
                 abandoned = check.id();
@@ -162,6 +170,9 @@ public final class ConformanceKit {
                 progress.accept(skipped);
             }
         }
+        if (layer != null && abandoned == null && !ordered.isEmpty()) {
+            ordered.set(ordered.size() - 1, layer.judgeEnd(ordered.getLast()));
+        }
         return new GroupRun(ordered, opTable, facts);
     }
 
@@ -170,7 +181,7 @@ public final class ConformanceKit {
                 .orElseThrow(() -> new IllegalStateException("the child reported an unknown check " + id));
     }
 
-    static List<String> childCommand(CheckGroup group, KitOptions options) {
+    static List<String> childCommand(CheckGroup group, KitOptions options, LayerFindings layer) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classPath = System.getProperty(CLASSPATH_PROPERTY, System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xss4m",
@@ -184,10 +195,13 @@ public final class ConformanceKit {
             }
         }
         properties.putAll(options.childProperties());
+        if (layer != null) {
+            properties.putAll(layer.childProperties());
+        }
         properties.put(KitContext.LOG_PROPERTY, options.reportDir().toAbsolutePath().resolve(group.name() + ".log").toString());
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.addAll(List.of("-cp", classPath, GroupProcess.class.getName(), group.name()));
-        command.addAll(options.toArgs());
+        command.addAll((layer == null ? options : options.throughLayer()).toArgs());
         return command;
     }
 

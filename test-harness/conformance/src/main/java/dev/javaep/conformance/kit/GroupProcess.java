@@ -1,6 +1,8 @@
 package dev.javaep.conformance.kit;
 
+import dev.javaep.validation.ReportFile;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -25,10 +27,15 @@ public final class GroupProcess {
 
     /** Runs {@code group}'s checks here, writing protocol lines to {@code sink}. */
     static void runGroup(CheckGroup group, KitOptions options, java.util.function.Consumer<String> sink) {
+        String reports = System.getProperty(ReportFile.PROPERTY);
+        Path layerReports = reports == null ? null : Path.of(reports);
         try (KitContext context = new KitContext(options)) {
             sink.accept(Protocol.info("ort-version", dev.javaep.host.OrtHost.shared().version()));
             for (Check check : group.checks()) {
                 sink.accept(Protocol.running(check.id()));
+                if (layerReports != null) {
+                    ReportFile.mark(layerReports, check.id()); // the layer's findings from here on are this check's
+                }
                 long start = System.nanoTime();
                 Verdict verdict;
                 String reason;
@@ -50,6 +57,9 @@ public final class GroupProcess {
                         reason == null ? "" : reason, millis)));
                 context.opTable().forEach(row -> sink.accept(Protocol.opTable(row)));
                 context.opTable().clear();
+            }
+            if (layerReports != null) {
+                ReportFile.mark(layerReports, LayerFindings.AFTER_THE_CHECKS); // what the unregistration provokes
             }
         }
     }

@@ -28,10 +28,13 @@ import java.util.regex.Pattern;
  * @param runsPerThread Runs per thread in the concurrency checks
  * @param childProperties system properties for the child JVMs, beyond the {@code javaep.*} and {@code ort.*}
  *     properties of this JVM they inherit (e.g. {@code javaep.factories})
+ * @param validateThrough null, or libjavaep: the child JVMs register it with the validation layer in front of
+ *     {@code library} ({@code --validate}; docs/conformance.md)
  */
 public record KitOptions(Path library, String epName, Path nodeTests, String nodeTestFilter, int nodeTestLimit,
                          Path models, Path reportDir, Set<String> only, int timeoutSeconds, int registrationCycles,
-                         int sessionCycles, int threads, int runsPerThread, Map<String, String> childProperties) {
+                         int sessionCycles, int threads, int runsPerThread, Map<String, String> childProperties,
+                         Path validateThrough) {
     public KitOptions {
         only = Set.copyOf(only);
         childProperties = Map.copyOf(childProperties);
@@ -46,49 +49,61 @@ public record KitOptions(Path library, String epName, Path nodeTests, String nod
      */
     public static KitOptions of(Path library) {
         return new KitOptions(library, null, null, null, 400, null, Path.of("conformance-report"), Set.of(), 300, 25,
-                1000, 4, 25, Map.of());
+                1000, 4, 25, Map.of(), null);
     }
 
     public KitOptions withEp(String name) {
         return new KitOptions(library, name, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
-                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties);
+                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough);
     }
 
     public KitOptions withNodeTests(Path dir, String filter, int limit) {
         return new KitOptions(library, epName, dir, filter, limit, models, reportDir, only, timeoutSeconds,
-                registrationCycles, sessionCycles, threads, runsPerThread, childProperties);
+                registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough);
     }
 
     public KitOptions withReportDir(Path dir) {
         return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, dir, only,
-                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties);
+                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough);
     }
 
     public KitOptions withOnly(Set<String> groups) {
         return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, groups,
-                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties);
+                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough);
     }
 
     public KitOptions withTimeout(int seconds) {
         return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
-                seconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties);
+                seconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough);
     }
 
     public KitOptions withCycles(int registrations, int sessions) {
         return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
-                timeoutSeconds, registrations, sessions, threads, runsPerThread, childProperties);
+                timeoutSeconds, registrations, sessions, threads, runsPerThread, childProperties, validateThrough);
     }
 
     public KitOptions withConcurrency(int threadCount, int runs) {
         return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
-                timeoutSeconds, registrationCycles, sessionCycles, threadCount, runs, childProperties);
+                timeoutSeconds, registrationCycles, sessionCycles, threadCount, runs, childProperties, validateThrough);
     }
 
     public KitOptions withChildProperty(String key, String value) {
         Map<String, String> properties = new LinkedHashMap<>(childProperties);
         properties.put(key, value);
         return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
-                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, properties);
+                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, properties, validateThrough);
+    }
+
+    /** The same run with the validation layer (through {@code libjavaep}) in front of the library; null: without. */
+    public KitOptions withValidation(Path libjavaep) {
+        return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
+                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, libjavaep);
+    }
+
+    /** What a child JVM runs behind the layer: libjavaep as the library, the vendor's named by a property. */
+    KitOptions throughLayer() {
+        return new KitOptions(validateThrough, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
+                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, null);
     }
 
     public boolean runs(String group) {
@@ -112,6 +127,9 @@ public record KitOptions(Path library, String epName, Path nodeTests, String nod
             args.addAll(List.of("--models", models.toString()));
         }
         args.addAll(List.of("--report", reportDir.toString()));
+        if (validateThrough != null) {
+            args.addAll(List.of("--validate-through", validateThrough.toString()));
+        }
         if (!only.isEmpty()) {
             args.addAll(List.of("--only", String.join(",", only)));
         }
@@ -124,7 +142,8 @@ public record KitOptions(Path library, String epName, Path nodeTests, String nod
     /**
      * Reads {@code LIBRARY [--ep NAME] [--node-tests DIR] [--node-test-filter REGEX] [--node-test-limit N]
      * [--models DIR] [--report DIR] [--only G1,G2] [--timeout S] [--registration-cycles N] [--session-cycles N]
-     * [--threads N] [--runs N]}.
+     * [--threads N] [--runs N] [--validate | --validate-through LIBJAVAEP]}; {@code --validate} is the distribution's
+     * libjavaep ({@link #defaultLoader}).
      *
      * @throws IllegalArgumentException naming what is wrong
      */
@@ -133,7 +152,9 @@ public record KitOptions(Path library, String epName, Path nodeTests, String nod
         Map<String, String> named = new LinkedHashMap<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
-            if (arg.startsWith("--")) {
+            if (arg.equals("--validate")) {
+                named.put("validate-through", defaultLoader().toString());
+            } else if (arg.startsWith("--")) {
                 if (i + 1 >= args.size()) {
                     throw new IllegalArgumentException(arg + " needs a value");
                 }
@@ -164,6 +185,7 @@ public record KitOptions(Path library, String epName, Path nodeTests, String nod
                 case "node-test-limit" -> limit = positive(entry.getKey(), value);
                 case "models" -> models = Path.of(value);
                 case "report" -> options = options.withReportDir(Path.of(value));
+                case "validate-through" -> options = options.withValidation(Path.of(value));
                 case "only" -> {
                     for (String group : value.split(",")) {
                         if (!group.isBlank()) {
@@ -189,7 +211,14 @@ public record KitOptions(Path library, String epName, Path nodeTests, String nod
                 .withConcurrency(threads, runs);
         return new KitOptions(options.library, options.epName, options.nodeTests, options.nodeTestFilter,
                 options.nodeTestLimit, models, options.reportDir, options.only, options.timeoutSeconds,
-                options.registrationCycles, options.sessionCycles, options.threads, options.runsPerThread, Map.of());
+                options.registrationCycles, options.sessionCycles, options.threads, options.runsPerThread, Map.of(),
+                options.validateThrough);
+    }
+
+    /** libjavaep in the distribution {@code bin/javaep} runs from ({@code javaep.dist}), for {@code --validate}. */
+    static Path defaultLoader() {
+        return Path.of(System.getProperty("javaep.dist", "."))
+                .resolve(System.getProperty("os.name").startsWith("Windows") ? "javaep.dll" : "libjavaep.so");
     }
 
     private static int positive(String option, String value) {

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,7 +28,7 @@ class CGalleryIT {
     /** Add and Relu (the gallery EP's ops, float and not) and Sub (which it declines). */
     private static final String CORPUS = "test_(add|relu|sub)(_.*)?";
 
-    private static Path library(String file) {
+    static Path library(String file) {
         Path dir = Path.of(System.getProperty("c.gallery.dir", "target/c-gallery"));
         Path library = dir.resolve(file);
         assumeTrue(Files.isRegularFile(library), "no " + library + ": the C gallery is built on Linux with a C compiler"
@@ -35,15 +36,20 @@ class CGalleryIT {
         return library;
     }
 
-    private static boolean haveNodeTests() {
+    static boolean haveNodeTests() {
         return Files.isDirectory(TestPaths.nodeTests());
     }
 
     private static KitReport run(String file, String ep, Set<String> groups) {
-        KitOptions options = KitOptions.of(library(file)).withEp(ep)
+        return run(file, ep, groups, "c-gallery", UnaryOperator.identity());
+    }
+
+    /** The kit on {@code file}'s EP, {@code groups} only, reports under target/conformance/{@code folder}/{@code ep}. */
+    static KitReport run(String file, String ep, Set<String> groups, String folder, UnaryOperator<KitOptions> more) {
+        KitOptions options = more.apply(KitOptions.of(library(file)).withEp(ep)
                 .withNodeTests(haveNodeTests() ? TestPaths.nodeTests() : null, CORPUS, 40)
-                .withReportDir(Path.of("target", "conformance", "c-gallery", ep))
-                .withOnly(groups).withCycles(25, 60).withConcurrency(2, 10).withTimeout(120);
+                .withReportDir(Path.of("target", "conformance", folder, ep))
+                .withOnly(groups).withCycles(25, 60).withConcurrency(2, 10).withTimeout(120));
         KitReport report = ConformanceKit.run(options, r -> {});
         ReportWriter.writeAll(report);
         System.out.print(ReportWriter.console(report));
@@ -56,7 +62,7 @@ class CGalleryIT {
         return report;
     }
 
-    private static void assertVerdict(KitReport report, String id, Verdict verdict, String... reasonParts) {
+    static void assertVerdict(KitReport report, String id, Verdict verdict, String... reasonParts) {
         CheckResult result = report.result(id);
         assertEquals(verdict, result.verdict(), result::toString);
         for (String part : reasonParts) {
@@ -64,7 +70,7 @@ class CGalleryIT {
         }
     }
 
-    private static void assumeNodeTests() {
+    static void assumeNodeTests() {
         assumeTrue(haveNodeTests(), "no ONNX node tests under " + TestPaths.nodeTests() + ": the corpus checks skip");
     }
 
