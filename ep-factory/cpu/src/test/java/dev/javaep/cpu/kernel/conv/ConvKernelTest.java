@@ -1,15 +1,13 @@
 package dev.javaep.cpu.kernel.conv;
 
-import static dev.javaep.cpu.kernel.conv.KernelRun.integer;
+import static dev.javaep.cpu.kernel.conv.ConvolutionRun.concat;
 import static dev.javaep.cpu.kernel.conv.KernelRun.ints;
 import static dev.javaep.cpu.kernel.conv.KernelRun.string;
 
 import dev.javaep.cpu.kernel.conv.ReferenceLoops.Spatial;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -24,37 +22,9 @@ class ConvKernelTest {
     private static void check(ElementType type, long n, long c, long m, long group, long[] in, long[] kernel, long[] strides,
                               long[] dilations, long[] pads, long[] out, boolean bias, Attribute... attributes) {
         Random random = new Random(Arrays.hashCode(in) * 31L + c * 7 + m + group + Arrays.hashCode(kernel));
-        long[] xShape = concat(new long[] {n, c}, in);
-        long[] wShape = concat(new long[] {m, c / group}, kernel);
-        float[] x = KernelRun.random(random, ReferenceLoops.product(xShape));
-        float[] w = KernelRun.random(random, ReferenceLoops.product(wShape));
-        float[] b = bias ? KernelRun.random(random, m) : null;
-        if (type == ElementType.FLOAT16) {
-            x = KernelRun.roundedToHalf(x);
-            w = KernelRun.roundedToHalf(w);
-            b = b == null ? null : KernelRun.roundedToHalf(b);
-        }
-        float[] expected = ReferenceLoops.conv(x, w, b, n, c, m, group, new Spatial(in, kernel, strides, dilations, pads, out));
-        long[][] shapes = bias ? new long[][] {xShape, wShape, {m}} : new long[][] {xShape, wShape};
-        float[][] data = bias ? new float[][] {x, w, b} : new float[][] {x, w};
-        List<Attribute> all = new ArrayList<>(List.of(attributes));
-        if (group != 1) {
-            all.add(integer("group", group));
-        }
-        String what = "Conv X" + Arrays.toString(xShape) + " W" + Arrays.toString(wShape) + " " + all;
-        for (int version : new int[] {1, 11, 22}) {
-            float[] actual = KernelRun.run(KernelRun.node("Conv", version, type, shapes, all.toArray(Attribute[]::new)),
-                    type, data, shapes, concat(new long[] {n, m}, out));
-            // float32 sums in a different order than the double reference; float16 rounds the result once
-            float tolerance = type == F ? 1e-5f * (c / group) * ReferenceLoops.product(kernel) : 1e-3f;
-            KernelRun.assertClose(expected, actual, tolerance, what + " opset " + version);
-        }
-    }
-
-    static long[] concat(long[] a, long[] b) {
-        long[] r = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, r, a.length, b.length);
-        return r;
+        ConvolutionRun.check("Conv", ReferenceLoops::conv, random, type, n, c, m, group,
+                concat(new long[] {m, c / group}, kernel), new Spatial(in, kernel, strides, dilations, pads, out), bias,
+                1e-5f * (c / group) * ReferenceLoops.product(kernel), attributes);
     }
 
     private static long[] l(long... v) {

@@ -1,16 +1,13 @@
 package dev.javaep.cpu.kernel.conv;
 
-import static dev.javaep.cpu.kernel.conv.ConvKernelTest.concat;
-import static dev.javaep.cpu.kernel.conv.KernelRun.integer;
+import static dev.javaep.cpu.kernel.conv.ConvolutionRun.concat;
 import static dev.javaep.cpu.kernel.conv.KernelRun.ints;
 import static dev.javaep.cpu.kernel.conv.KernelRun.string;
 
 import dev.javaep.cpu.kernel.conv.ReferenceLoops.Spatial;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -25,31 +22,9 @@ class ConvTransposeKernelTest {
     private static void check(ElementType type, long n, long c, long m, long group, long[] in, long[] kernel, long[] strides,
                               long[] dilations, long[] pads, long[] out, boolean bias, Attribute... attributes) {
         Random random = new Random(Arrays.hashCode(in) * 17L + c * 5 + m + group + Arrays.hashCode(out));
-        long[] xShape = concat(new long[] {n, c}, in);
-        long[] wShape = concat(new long[] {c, m / group}, kernel);
-        float[] x = KernelRun.random(random, ReferenceLoops.product(xShape));
-        float[] w = KernelRun.random(random, ReferenceLoops.product(wShape));
-        float[] b = bias ? KernelRun.random(random, m) : null;
-        if (type == ElementType.FLOAT16) {
-            x = KernelRun.roundedToHalf(x);
-            w = KernelRun.roundedToHalf(w);
-            b = b == null ? null : KernelRun.roundedToHalf(b);
-        }
-        float[] expected = ReferenceLoops.convTranspose(x, w, b, n, c, m, group,
-                new Spatial(in, kernel, strides, dilations, pads, out));
-        long[][] shapes = bias ? new long[][] {xShape, wShape, {m}} : new long[][] {xShape, wShape};
-        float[][] data = bias ? new float[][] {x, w, b} : new float[][] {x, w};
-        List<Attribute> all = new ArrayList<>(List.of(attributes));
-        if (group != 1) {
-            all.add(integer("group", group));
-        }
-        String what = "ConvTranspose X" + Arrays.toString(xShape) + " W" + Arrays.toString(wShape) + " " + all;
-        for (int version : new int[] {1, 11, 22}) {
-            float[] actual = KernelRun.run(KernelRun.node("ConvTranspose", version, type, shapes, all.toArray(Attribute[]::new)),
-                    type, data, shapes, concat(new long[] {n, m}, out));
-            float tolerance = type == F ? 1e-5f * c * ReferenceLoops.product(kernel) : 1e-3f;
-            KernelRun.assertClose(expected, actual, tolerance, what + " opset " + version);
-        }
+        ConvolutionRun.check("ConvTranspose", ReferenceLoops::convTranspose, random, type, n, c, m, group,
+                concat(new long[] {c, m / group}, kernel), new Spatial(in, kernel, strides, dilations, pads, out), bias,
+                1e-5f * c * ReferenceLoops.product(kernel), attributes);
     }
 
     private static long[] l(long... v) {

@@ -1,6 +1,6 @@
 package dev.javaep.cpu.kernel.conv;
 
-import static dev.javaep.cpu.kernel.conv.ConvKernelTest.concat;
+import static dev.javaep.cpu.kernel.conv.ConvolutionRun.concat;
 import static dev.javaep.cpu.kernel.conv.KernelRun.integer;
 import static dev.javaep.cpu.kernel.conv.KernelRun.ints;
 import static dev.javaep.cpu.kernel.conv.KernelRun.string;
