@@ -65,14 +65,6 @@ public abstract class CudaNode implements CompiledNode {
         return true;
     }
 
-    protected static long product(long[] shape, int from, int to) {
-        long n = 1;
-        for (int i = from; i < to; i++) {
-            n = Math.multiplyExact(n, shape[i]);
-        }
-        return n;
-    }
-
     protected static String shape(long[] shape) {
         return Arrays.toString(shape);
     }

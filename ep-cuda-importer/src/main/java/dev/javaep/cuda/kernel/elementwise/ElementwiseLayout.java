@@ -1,6 +1,6 @@
 package dev.javaep.cuda.kernel.elementwise;
 
-import dev.javaep.spi.Broadcasting;
+import dev.javaep.cpu.kernel.MergedBroadcast;
 import java.util.Arrays;
 
 /**
@@ -36,38 +36,16 @@ record ElementwiseLayout(long[] steps, long[] shape, long[] strides) {
         if (contiguous) {
             return new ElementwiseLayout(steps, null, null);
         }
-        int rank = output.length;
-        long[] sizes = new long[rank];
-        boolean[][] present = new boolean[rank][];
-        int merged = 0;
-        for (int d = 0; d < rank; d++) {
-            if (output[d] == 1) {
-                continue;
-            }
-            boolean[] p = new boolean[shapes.length];
-            for (int k = 0; k < shapes.length; k++) {
-                p[k] = Broadcasting.alignedDim(shapes[k], rank, d) != 1;
-            }
-            if (merged > 0 && Arrays.equals(present[merged - 1], p)) {
-                sizes[merged - 1] *= output[d];
-            } else {
-                sizes[merged] = output[d];
-                present[merged] = p;
-                merged++;
-            }
-        }
-        if (merged > ElementwiseSource.MAX_RANK) {
+        MergedBroadcast merged = MergedBroadcast.of(output, shapes);
+        if (merged.rank() > ElementwiseSource.MAX_RANK) {
             throw new IllegalArgumentException("broadcasting " + Arrays.deepToString(shapes) + " to " + Arrays.toString(output)
-                    + " needs " + merged + " dimensions after merging; the CUDA template handles " + ElementwiseSource.MAX_RANK);
+                    + " needs " + merged.rank() + " dimensions after merging; the CUDA template handles "
+                    + ElementwiseSource.MAX_RANK);
         }
         long[] strides = new long[shapes.length * ElementwiseSource.MAX_RANK];
         for (int k = 0; k < shapes.length; k++) {
-            long run = 1;
-            for (int d = merged - 1; d >= 0; d--) {
-                strides[k * ElementwiseSource.MAX_RANK + d] = present[d][k] ? run : 0;
-                run *= present[d][k] ? sizes[d] : 1;
-            }
+            System.arraycopy(merged.strides()[k], 0, strides, k * ElementwiseSource.MAX_RANK, merged.rank());
         }
-        return new ElementwiseLayout(null, Arrays.copyOf(sizes, merged), strides);
+        return new ElementwiseLayout(null, merged.sizes(), strides);
     }
 }

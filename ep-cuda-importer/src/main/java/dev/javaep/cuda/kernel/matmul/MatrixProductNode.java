@@ -1,5 +1,6 @@
 package dev.javaep.cuda.kernel.matmul;
 
+import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
@@ -137,7 +138,7 @@ public final class MatrixProductNode extends CudaNode {
         if (batch.length > 8) {
             throw new IllegalArgumentException(op + ": " + batch.length + " batch dimensions exceed the kernel's 8");
         }
-        long batches = product(batch, 0, batch.length);
+        long batches = Shapes.product(batch, 0, batch.length);
         long gridX = (n + MatrixProductSource.TILE - 1) / MatrixProductSource.TILE;
         long gridY = (m + MatrixProductSource.TILE - 1) / MatrixProductSource.TILE;
         if (gridY > LaunchShape.MAX_GRID_YZ) {

@@ -1,5 +1,6 @@
 package dev.javaep.cuda.kernel.reduction;
 
+import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
@@ -46,8 +47,8 @@ final class ArgReduceNode extends CudaNode {
             throw new IllegalArgumentException(op + ": axis " + axis + " of " + shape(shape) + " is empty: there is no extreme to index");
         }
         int a = (int) (axis < 0 ? axis + shape.length : axis);
-        long outer = product(shape, 0, a);
-        long inner = product(shape, a + 1, shape.length);
+        long outer = Shapes.product(shape, 0, a);
+        long inner = Shapes.product(shape, a + 1, shape.length);
         kernels.launch(source, kernels.linear(outer * inner), 0, stream,
                 KernelArguments.begin().u64(address(y)).u64(address(x)).i64(outer).i64(shape[a]).i64(inner));
     }

@@ -6,14 +6,12 @@ import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cuda.kernel.CudaOps;
-import dev.javaep.cuda.kernel.DeviceTensor;
+import dev.javaep.cuda.kernel.DeviceRunContext;
 import dev.javaep.cuda.kernel.GpuTest;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
-import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Node;
-import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ValueInfo;
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
@@ -87,61 +85,16 @@ class MaxPoolIndicesGpuTest extends GpuTest {
             HostTensor indices = HostTensor.allocate(arena, ElementType.INT64, shapes[1]);
             cpu.compute(List.of(x), List.of(y, indices));
 
-            List<Long> allocations = new ArrayList<>();
-            try {
-                long xd = driver.memAlloc(Math.max(4, x.byteSize()));
-                allocations.add(xd);
-                driver.memcpyHtoD(xd, x.data(), x.byteSize());
-                Tensor[] outputs = new Tensor[2];
-                KernelContext context = new KernelContext() {
-                    @Override
-                    public int inputCount() {
-                        return 1;
-                    }
-
-                    @Override
-                    public int outputCount() {
-                        return 2;
-                    }
-
-                    @Override
-                    public Tensor input(int index) {
-                        return DeviceTensor.at(xd, type, shape.clone());
-                    }
-
-                    @Override
-                    public Tensor output(int index, long[] s) {
-                        ElementType t = index == 0 ? type : ElementType.INT64;
-                        long bytes = java.util.Arrays.stream(s).reduce(1, Math::multiplyExact) * t.byteSize();
-                        long address = driver.memAlloc(Math.max(4, bytes));
-                        allocations.add(address);
-                        outputs[index] = DeviceTensor.at(address, t, s.clone());
-                        return outputs[index];
-                    }
-
-                    @Override
-                    public long computeStream() {
-                        return stream;
-                    }
-                };
-                try (CompiledNode gpu = CudaOps.compile(node, device)) {
-                    gpu.compute(context);
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
-                driver.streamSynchronize(stream);
-                HostTensor yGpu = HostTensor.allocate(arena, type, shapes[0]);
-                HostTensor iGpu = HostTensor.allocate(arena, ElementType.INT64, shapes[1]);
-                driver.memcpyDtoH(yGpu.data(), outputs[0].data().address(), yGpu.byteSize());
-                driver.memcpyDtoH(iGpu.data(), outputs[1].data().address(), iGpu.byteSize());
+            DeviceRunContext.Data input = new DeviceRunContext.Data(type, shape, x.data().toArray(ValueLayout.JAVA_BYTE));
+            try (DeviceRunContext context = new DeviceRunContext(driver, stream, List.of(type, ElementType.INT64), List.of(input));
+                 CompiledNode gpu = CudaOps.compile(node, device)) {
+                gpu.compute(context);
                 String what = node.attributes().values() + " " + type;
-                assertArrayEquals(y.data().toArray(ValueLayout.JAVA_BYTE), yGpu.data().toArray(ValueLayout.JAVA_BYTE), what + " Y");
-                assertArrayEquals(indices.data().toArray(ValueLayout.JAVA_LONG), iGpu.data().toArray(ValueLayout.JAVA_LONG),
-                        what + " Indices");
+                assertArrayEquals(y.data().toArray(ValueLayout.JAVA_BYTE), context.data(0).bytes(), what + " Y");
+                assertArrayEquals(indices.data().toArray(ValueLayout.JAVA_LONG), context.data(1).toLongs(), what + " Indices");
                 System.out.printf("MaxPool Indices %-90s %s: equal%n", node.attributes().values(), type);
-            } finally {
-                driver.streamSynchronize(stream);
-                allocations.forEach(driver::memFree);
+            } catch (Exception e) {
+                throw new AssertionError(e);
             }
         }
     }

@@ -1,7 +1,7 @@
 package dev.javaep.cuda.kernel.normalization;
 
 import static dev.javaep.cuda.kernel.BothBackends.assertClose;
-import static dev.javaep.cuda.kernel.TestNodes.node;
+import static dev.javaep.cpu.kernel.TestNodes.node;
 
 import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cuda.kernel.BothBackends;

@@ -1,6 +1,6 @@
 package dev.javaep.cuda.kernel.normalization;
 
-import static dev.javaep.cuda.kernel.TestNodes.node;
+import static dev.javaep.cpu.kernel.TestNodes.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 

@@ -5,7 +5,7 @@ import static dev.javaep.cuda.kernel.BothBackends.assertClose;
 import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cuda.kernel.BothBackends;
 import dev.javaep.cuda.kernel.GpuTest;
-import dev.javaep.cuda.kernel.TestNodes;
+import dev.javaep.cpu.kernel.TestNodes;
 import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Node;

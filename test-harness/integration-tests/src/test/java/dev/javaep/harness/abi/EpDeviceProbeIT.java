@@ -8,6 +8,7 @@ import static dev.javaep.harness.abi.Raw.floatTensor;
 import static dev.javaep.harness.abi.Raw.cpuInfo;
 import static dev.javaep.harness.abi.Raw.ortApi;
 import static dev.javaep.harness.abi.Raw.pointer;
+import static dev.javaep.harness.abi.Raw.pointerOut;
 import static dev.javaep.harness.abi.Raw.string;
 import static dev.javaep.harness.abi.SubProbeModel.DIFFERENCE;
 import static dev.javaep.harness.abi.SubProbeModel.MINUEND;
@@ -127,9 +128,8 @@ class EpDeviceProbeIT {
     /** A new importer of the probe device ({@code CreateExternalResourceImporterForDevice}), with the records cleared. */
     private static MemorySegment probeImporter(Arena arena) {
         ProbeDeviceFactory.clearRecords();
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(Raw.interopApi(), dev.javaep.ort.OrtInteropApiSlot.CreateExternalResourceImporterForDevice, probeDevice(), out);
-        return pointer(out);
+        return pointerOut(arena, Raw.interopApi(), dev.javaep.ort.OrtInteropApiSlot.CreateExternalResourceImporterForDevice,
+                probeDevice());
     }
 
     private static MemorySegment deviceMemoryInfo() {
@@ -142,16 +142,15 @@ class EpDeviceProbeIT {
     }
 
     private static MemorySegment session(Arena arena, byte[] model) {
-        MemorySegment options = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.CreateSessionOptions, options);
-        ok(ortApi(), OrtApiSlot.SessionOptionsAppendExecutionProvider_V2, pointer(options), env.handle(),
+        MemorySegment options = pointerOut(arena, ortApi(), OrtApiSlot.CreateSessionOptions);
+        ok(ortApi(), OrtApiSlot.SessionOptionsAppendExecutionProvider_V2, options, env.handle(),
                 arena.allocateFrom(ADDRESS, probeDevice()), 1L, arena.allocateFrom(ADDRESS, arena.allocateFrom("probe_session_key")),
                 arena.allocateFrom(ADDRESS, arena.allocateFrom("probe-session-value")), 1L);
         MemorySegment bytes = arena.allocateFrom(ValueLayout.JAVA_BYTE, model);
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.CreateSessionFromArray, env.handle(), bytes, (long) model.length, pointer(options), out);
-        call(ortApi(), OrtApiSlot.ReleaseSessionOptions, pointer(options));
-        return pointer(out);
+        MemorySegment session = pointerOut(arena, ortApi(), OrtApiSlot.CreateSessionFromArray,
+                env.handle(), bytes, (long) model.length, options);
+        call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
+        return session;
     }
 
     /** Runs Sub on host inputs; returns the difference read from the host output ORT copied back. */
@@ -238,9 +237,8 @@ class EpDeviceProbeIT {
     void aHardwareDeviceMadeByTheEpApiIsReleased() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment metadata = Raw.api().createKeyValuePairs(Map.of("made.by", "probe"));
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(epApi(), OrtEpApiSlot.CreateHardwareDevice, 2, 0x1234, 0x5678, arena.allocateFrom("direct-vendor"), metadata, out);
-            MemorySegment device = pointer(out);
+            MemorySegment device = pointerOut(arena, epApi(), OrtEpApiSlot.CreateHardwareDevice,
+                    2, 0x1234, 0x5678, arena.allocateFrom("direct-vendor"), metadata);
             assertEquals(2, (int) call(ortApi(), OrtApiSlot.HardwareDevice_Type, device));
             assertEquals(0x1234, (int) call(ortApi(), OrtApiSlot.HardwareDevice_VendorId, device));
             assertEquals(0x5678, (int) call(ortApi(), OrtApiSlot.HardwareDevice_DeviceId, device));
@@ -253,10 +251,10 @@ class EpDeviceProbeIT {
         Raw.assertReleased("hardware devices with 64 KiB of metadata", 1000, value.length(), () -> {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment metadata = Raw.api().createKeyValuePairs(Map.of("big", value));
-                MemorySegment out = arena.allocate(ADDRESS);
-                ok(epApi(), OrtEpApiSlot.CreateHardwareDevice, 2, 1, 2, arena.allocateFrom("v"), metadata, out);
+                MemorySegment device = pointerOut(arena, epApi(), OrtEpApiSlot.CreateHardwareDevice,
+                        2, 1, 2, arena.allocateFrom("v"), metadata);
                 Raw.api().releaseKeyValuePairs(metadata);
-                call(epApi(), OrtEpApiSlot.ReleaseHardwareDevice, pointer(out));
+                call(epApi(), OrtEpApiSlot.ReleaseHardwareDevice, device);
             }
         });
     }
@@ -444,12 +442,11 @@ class EpDeviceProbeIT {
                     + " ReleaseKernelImpl (48) before it takes an OrtKernelImpl")
     void environmentConfigEntriesAreReadable() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(epApi(), OrtEpApiSlot.GetEnvConfigEntries, out);
-            assertNotEquals(MemorySegment.NULL, pointer(out));
-            Map<String, String> entries = pairs(pointer(out));
+            MemorySegment config = pointerOut(arena, epApi(), OrtEpApiSlot.GetEnvConfigEntries);
+            assertNotEquals(MemorySegment.NULL, config);
+            Map<String, String> entries = pairs(config);
             assertTrue(entries.values().stream().allMatch(v -> v != null), entries::toString);
-            call(ortApi(), OrtApiSlot.ReleaseKeyValuePairs, pointer(out));
+            call(ortApi(), OrtApiSlot.ReleaseKeyValuePairs, config);
         }
     }
 

@@ -7,6 +7,7 @@ import static dev.javaep.harness.abi.Raw.sizeOut;
 import static dev.javaep.harness.abi.Raw.intOut;
 import static dev.javaep.harness.abi.Raw.ortApi;
 import static dev.javaep.harness.abi.Raw.pointer;
+import static dev.javaep.harness.abi.Raw.pointerOut;
 import static dev.javaep.harness.abi.Raw.string;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BOOLEAN;
@@ -246,9 +247,8 @@ class GraphProbeIT {
             String name = stringOut(arena, OrtApiSlot.OpAttr_GetName, attribute);
             int type = intOut(arena, OrtApiSlot.OpAttr_GetType, attribute);
             attributes.put(name, List.of(type, read(arena, attribute, type)));
-            MemorySegment byName = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.Node_GetAttributeByName, n, arena.allocateFrom(name), byName);
-            if (!pointer(byName).equals(attribute)) {
+            MemorySegment byName = pointerOut(arena, ortApi(), OrtApiSlot.Node_GetAttributeByName, n, arena.allocateFrom(name));
+            if (!byName.equals(attribute)) {
                 attributes.put(name, List.of(type, "Node_GetAttributeByName gave another attribute"));
             }
         }
@@ -316,9 +316,8 @@ class GraphProbeIT {
                 nodes.add(stringOut(arena, OrtApiSlot.Node_GetName, bodyNode));
             }
             seen.put("nodes", nodes);
-            MemorySegment parent = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.Graph_GetParentNode, graph, parent);
-            seen.put("parentIsThisNode", pointer(parent).equals(n));
+            MemorySegment parent = pointerOut(arena, ortApi(), OrtApiSlot.Graph_GetParentNode, graph);
+            seen.put("parentIsThisNode", parent.equals(n));
             long opsets = sizeOut(arena, OrtApiSlot.Graph_GetNumOperatorSets, graph);
             MemorySegment domains = arena.allocate(ADDRESS, opsets);
             MemorySegment versions = arena.allocate(JAVA_LONG, opsets);

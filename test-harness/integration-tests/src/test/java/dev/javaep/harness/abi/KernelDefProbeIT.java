@@ -4,6 +4,7 @@ import static dev.javaep.harness.abi.Raw.call;
 import static dev.javaep.harness.abi.Raw.epApi;
 import static dev.javaep.harness.abi.Raw.ok;
 import static dev.javaep.harness.abi.Raw.pointer;
+import static dev.javaep.harness.abi.Raw.pointerOut;
 import static dev.javaep.harness.abi.Raw.string;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -59,9 +60,7 @@ class KernelDefProbeIT {
     }
 
     private static MemorySegment dataType(Arena arena, int elementType) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(epApi(), OrtEpApiSlot.GetTensorDataType, elementType, out);
-        return pointer(out);
+        return pointerOut(arena, epApi(), OrtEpApiSlot.GetTensorDataType, elementType);
     }
 
     private static MemorySegment build(Arena arena, String opType) {
@@ -133,9 +132,7 @@ class KernelDefProbeIT {
             MemorySegment create = Linker.nativeLinker().upcallStub(MethodHandles.lookup().findStatic(KernelDefProbeIT.class,
                     "neverCalled", MethodType.methodType(MemorySegment.class, MemorySegment.class, MemorySegment.class,
                             MemorySegment.class)), OrtKernelCreateFunc.Create.descriptor(), arena);
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(epApi(), OrtEpApiSlot.CreateKernelRegistry, out);
-            MemorySegment registry = pointer(out);
+            MemorySegment registry = pointerOut(arena, epApi(), OrtEpApiSlot.CreateKernelRegistry);
             MemorySegment def = build(arena, "ProbeOp");
             ok(epApi(), OrtEpApiSlot.KernelRegistry_AddKernel, registry, def, create, MemorySegment.NULL);
             OrtException noDef = Raw.failure(epApi(), OrtEpApiSlot.KernelRegistry_AddKernel, registry, MemorySegment.NULL, create,
@@ -152,12 +149,11 @@ class KernelDefProbeIT {
             String opType = Raw.large(64 * 1024);
             Raw.assertReleased("kernel registries with a 64 KiB definition", 1000, opType.length(), () -> {
                 try (Arena round = Arena.ofConfined()) {
-                    MemorySegment registryOut = round.allocate(ADDRESS);
-                    ok(epApi(), OrtEpApiSlot.CreateKernelRegistry, registryOut);
+                    MemorySegment roundRegistry = pointerOut(round, epApi(), OrtEpApiSlot.CreateKernelRegistry);
                     MemorySegment kernelDef = build(round, opType);
-                    ok(epApi(), OrtEpApiSlot.KernelRegistry_AddKernel, pointer(registryOut), kernelDef, create, MemorySegment.NULL);
+                    ok(epApi(), OrtEpApiSlot.KernelRegistry_AddKernel, roundRegistry, kernelDef, create, MemorySegment.NULL);
                     call(epApi(), OrtEpApiSlot.ReleaseKernelDef, kernelDef);
-                    call(epApi(), OrtEpApiSlot.ReleaseKernelRegistry, pointer(registryOut));
+                    call(epApi(), OrtEpApiSlot.ReleaseKernelRegistry, roundRegistry);
                 }
             });
         }

@@ -7,6 +7,7 @@ import static dev.javaep.harness.abi.Raw.stringOut;
 import static dev.javaep.harness.abi.Raw.intOut;
 import static dev.javaep.harness.abi.Raw.ortApi;
 import static dev.javaep.harness.abi.Raw.pointer;
+import static dev.javaep.harness.abi.Raw.pointerOut;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -43,10 +44,8 @@ class MemoryProbeIT {
     private static final int NVIDIA = 0x10de;
 
     private static MemorySegment createV2(Arena arena, String name, int deviceType, int vendor, int deviceId, int memType) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.CreateMemoryInfo_V2, arena.allocateFrom(name), deviceType, vendor, deviceId, memType, 64L,
-                ARENA_ALLOCATOR, out);
-        return pointer(out);
+        return pointerOut(arena, ortApi(), OrtApiSlot.CreateMemoryInfo_V2,
+                arena.allocateFrom(name), deviceType, vendor, deviceId, memType, 64L, ARENA_ALLOCATOR);
     }
 
     private static String name(Arena arena, MemorySegment info) {
@@ -87,9 +86,8 @@ class MemoryProbeIT {
             rulesOut = "CreateMemoryInfo (68) takes a name first: called with (type, mem type, out) it would fail")
     void createCpuMemoryInfoIsTheCpuDevice() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.CreateCpuMemoryInfo, ARENA_ALLOCATOR, MEM_TYPE_CPU_OUTPUT, out);
-            MemorySegment info = pointer(out);
+            MemorySegment info = pointerOut(arena, ortApi(), OrtApiSlot.CreateCpuMemoryInfo,
+                    ARENA_ALLOCATOR, MEM_TYPE_CPU_OUTPUT);
             assertEquals("Cpu", name(arena, info));
             assertEquals(0, intOut(arena, OrtApiSlot.MemoryInfoGetId, info));
             assertEquals(ARENA_ALLOCATOR, intOut(arena, OrtApiSlot.MemoryInfoGetType, info));
@@ -173,24 +171,19 @@ class MemoryProbeIT {
                     + " rounds of 64 KiB), GetInfo gives the CPU device's info")
     void theDefaultAllocatorAllocatesFreesAndDescribesItself() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.GetAllocatorWithDefaultOptions, out);
-            MemorySegment allocator = pointer(out);
-            MemorySegment infoOut = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.AllocatorGetInfo, allocator, infoOut);
-            assertEquals("Cpu", name(arena, pointer(infoOut)));
-            MemorySegment block = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.AllocatorAlloc, allocator, 4096L, block);
-            MemorySegment memory = pointer(block).reinterpret(4096);
+            MemorySegment allocator = pointerOut(arena, ortApi(), OrtApiSlot.GetAllocatorWithDefaultOptions);
+            MemorySegment info = pointerOut(arena, ortApi(), OrtApiSlot.AllocatorGetInfo, allocator);
+            assertEquals("Cpu", name(arena, info));
+            MemorySegment block = pointerOut(arena, ortApi(), OrtApiSlot.AllocatorAlloc, allocator, 4096L);
+            MemorySegment memory = block.reinterpret(4096);
             memory.fill((byte) 0x5a);
             assertEquals(0x5a5a5a5a5a5a5a5aL, memory.get(JAVA_LONG, 4088));
-            ok(ortApi(), OrtApiSlot.AllocatorFree, allocator, pointer(block));
+            ok(ortApi(), OrtApiSlot.AllocatorFree, allocator, block);
 
             Raw.assertReleased("64 KiB blocks", 1000, 64 * 1024, () -> {
                 try (Arena round = Arena.ofConfined()) {
-                    MemorySegment p = round.allocate(ADDRESS);
-                    ok(ortApi(), OrtApiSlot.AllocatorAlloc, allocator, 64 * 1024L, p);
-                    ok(ortApi(), OrtApiSlot.AllocatorFree, allocator, pointer(p));
+                    MemorySegment big = pointerOut(round, ortApi(), OrtApiSlot.AllocatorAlloc, allocator, 64 * 1024L);
+                    ok(ortApi(), OrtApiSlot.AllocatorFree, allocator, big);
                 }
             });
         }

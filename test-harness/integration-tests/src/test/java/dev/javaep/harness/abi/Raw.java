@@ -14,6 +14,7 @@ import dev.javaep.ort.OrtEpApiSlot;
 import dev.javaep.ort.OrtException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -81,11 +82,21 @@ final class Raw {
         return OrtApi.cString(pointer);
     }
 
+    /**
+     * The pointer a status-returning slot wrote through its last parameter, an out-pointer allocated here in
+     * {@code arena}; {@code arguments} are the parameters before it. Fails as {@link #ok} does.
+     */
+    static MemorySegment pointerOut(Arena arena, FunctionTable table, FunctionSlot slot, Object... arguments) {
+        MemorySegment out = arena.allocate(ADDRESS);
+        Object[] withOut = Arrays.copyOf(arguments, arguments.length + 1);
+        withOut[arguments.length] = out;
+        ok(table, slot, withOut);
+        return pointer(out);
+    }
+
     /** The pointer an {@code OrtApi} slot of shape (object, out) wrote. */
     static MemorySegment pointerOut(Arena arena, OrtApiSlot slot, MemorySegment object) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), slot, object, out);
-        return pointer(out);
+        return pointerOut(arena, ortApi(), slot, object);
     }
 
     /** The C string an {@code OrtApi} slot of shape (object, out) wrote. */
@@ -109,9 +120,7 @@ final class Raw {
 
     /** A new {@code OrtMemoryInfo} of the CPU ({@code CreateCpuMemoryInfo}, arena allocator, default memory); the caller releases it. */
     static MemorySegment cpuInfo(Arena arena) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.CreateCpuMemoryInfo, 0, 0, out);
-        return pointer(out);
+        return pointerOut(arena, ortApi(), OrtApiSlot.CreateCpuMemoryInfo, 0, 0);
     }
 
     /** A float tensor {@code OrtValue} over a copy of {@code values} in {@code arena}; the caller releases it. */
@@ -121,10 +130,8 @@ final class Raw {
 
     /** A float tensor {@code OrtValue} over {@code data} (not copied), described by {@code memoryInfo}; the caller releases it. */
     static MemorySegment floatTensor(Arena arena, MemorySegment memoryInfo, MemorySegment data, long... shape) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.CreateTensorWithDataAsOrtValue, memoryInfo, data, data.byteSize(),
-                arena.allocateFrom(JAVA_LONG, shape), (long) shape.length, 1, out);
-        return pointer(out);
+        return pointerOut(arena, ortApi(), OrtApiSlot.CreateTensorWithDataAsOrtValue, memoryInfo, data, data.byteSize(),
+                arena.allocateFrom(JAVA_LONG, shape), (long) shape.length, 1);
     }
 
     /** Pointers ORT wrote into an array of {@code count} elements. */

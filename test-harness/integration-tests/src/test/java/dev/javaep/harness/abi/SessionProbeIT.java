@@ -74,9 +74,7 @@ class SessionProbeIT {
     }
 
     private static MemorySegment sessionOptions(Arena arena) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.CreateSessionOptions, out);
-        return pointer(out);
+        return pointerOut(arena, ortApi(), OrtApiSlot.CreateSessionOptions);
     }
 
     /** A session of the model with default options (released again: the session keeps what it needs of them). */
@@ -89,9 +87,7 @@ class SessionProbeIT {
 
     private static MemorySegment sessionFromArray(Arena arena, MemorySegment options) {
         MemorySegment bytes = arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, model);
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.CreateSessionFromArray, env.handle(), bytes, (long) model.length, options, out);
-        return pointer(out);
+        return pointerOut(arena, ortApi(), OrtApiSlot.CreateSessionFromArray, env.handle(), bytes, (long) model.length, options);
     }
 
     private static float[] floatsOf(Arena arena, MemorySegment value, int count) {
@@ -99,9 +95,7 @@ class SessionProbeIT {
     }
 
     private static MemorySegment defaultAllocator(Arena arena) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.GetAllocatorWithDefaultOptions, out);
-        return pointer(out);
+        return pointerOut(arena, ortApi(), OrtApiSlot.GetAllocatorWithDefaultOptions);
     }
 
     private static List<String> names(Arena arena, MemorySegment session, OrtApiSlot countSlot, OrtApiSlot nameSlot) {
@@ -110,10 +104,9 @@ class SessionProbeIT {
         MemorySegment allocator = defaultAllocator(arena);
         List<String> names = new ArrayList<>();
         for (long i = 0; i < count.get(JAVA_LONG, 0); i++) {
-            MemorySegment name = arena.allocate(ADDRESS);
-            ok(ortApi(), nameSlot, session, i, allocator, name);
-            names.add(string(pointer(name)));
-            ok(ortApi(), OrtApiSlot.AllocatorFree, allocator, pointer(name));
+            MemorySegment name = pointerOut(arena, ortApi(), nameSlot, session, i, allocator);
+            names.add(string(name));
+            ok(ortApi(), OrtApiSlot.AllocatorFree, allocator, name);
         }
         return names;
     }
@@ -129,9 +122,8 @@ class SessionProbeIT {
         Files.write(file, model);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment options = sessionOptions(arena);
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.CreateSession, env.handle(), Platform.ortCharString(arena, file.toString()), options, out);
-            MemorySegment fromFile = pointer(out);
+            MemorySegment fromFile = pointerOut(arena, ortApi(), OrtApiSlot.CreateSession,
+                    env.handle(), Platform.ortCharString(arena, file.toString()), options);
             MemorySegment fromBytes = sessionFromArray(arena, options);
             for (MemorySegment session : List.of(fromFile, fromBytes)) {
                 assertEquals(List.of("minuend", "subtrahend"),
@@ -153,9 +145,9 @@ class SessionProbeIT {
                         .initializer("w", new float[65536], 65536)
                         .node("Add", List.of("x", "w"), List.of("y")).toByteArray();
                 MemorySegment bytes = arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, heavy);
-                MemorySegment out = arena.allocate(ADDRESS);
-                ok(ortApi(), OrtApiSlot.CreateSessionFromArray, env.handle(), bytes, (long) heavy.length, options, out);
-                call(ortApi(), OrtApiSlot.ReleaseSession, pointer(out));
+                MemorySegment session = pointerOut(arena, ortApi(), OrtApiSlot.CreateSessionFromArray,
+                        env.handle(), bytes, (long) heavy.length, options);
+                call(ortApi(), OrtApiSlot.ReleaseSession, session);
                 call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
             }
         });
@@ -180,9 +172,9 @@ class SessionProbeIT {
                 ok(ortApi(), OrtApiSlot.SetSessionGraphOptimizationLevel, options, level);
                 ok(ortApi(), SET_OPTIMIZED_MODEL_PATH, options, Platform.ortCharString(arena, optimized.toString()));
                 MemorySegment bytes = arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, foldable);
-                MemorySegment out = arena.allocate(ADDRESS);
-                ok(ortApi(), OrtApiSlot.CreateSessionFromArray, env.handle(), bytes, (long) foldable.length, options, out);
-                call(ortApi(), OrtApiSlot.ReleaseSession, pointer(out));
+                MemorySegment session = pointerOut(arena, ortApi(), OrtApiSlot.CreateSessionFromArray,
+                        env.handle(), bytes, (long) foldable.length, options);
+                call(ortApi(), OrtApiSlot.ReleaseSession, session);
                 call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
             }
             String written = new String(Files.readAllBytes(optimized), StandardCharsets.ISO_8859_1);
@@ -227,10 +219,9 @@ class SessionProbeIT {
             MemorySegment options = sessionOptions(arena);
             ok(ortApi(), OrtApiSlot.AddSessionConfigEntry, options, arena.allocateFrom("javaep.probe.first"), arena.allocateFrom("1st"));
             ok(ortApi(), OrtApiSlot.AddSessionConfigEntry, options, arena.allocateFrom("session.disable_prepacking"), arena.allocateFrom("1"));
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.GetSessionOptionsConfigEntries, options, out);
-            Map<String, String> entries = Raw.api().keyValuePairs(pointer(out));
-            call(ortApi(), OrtApiSlot.ReleaseKeyValuePairs, pointer(out));
+            MemorySegment pairs = pointerOut(arena, ortApi(), OrtApiSlot.GetSessionOptionsConfigEntries, options);
+            Map<String, String> entries = Raw.api().keyValuePairs(pairs);
+            call(ortApi(), OrtApiSlot.ReleaseKeyValuePairs, pairs);
             assertEquals("1st", entries.get("javaep.probe.first"), entries::toString);
             assertEquals("1", entries.get("session.disable_prepacking"), entries::toString);
             call(ortApi(), OrtApiSlot.ReleaseSessionOptions, options);
@@ -243,22 +234,18 @@ class SessionProbeIT {
                     + " RunOptionsGetRunTag (45)")
     void aRunTagReadsBack() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.CreateRunOptions, out);
-            MemorySegment options = pointer(out);
+            MemorySegment options = pointerOut(arena, ortApi(), OrtApiSlot.CreateRunOptions);
             ok(ortApi(), OrtApiSlot.RunOptionsSetRunTag, options, arena.allocateFrom("javaep-probe-run"));
-            MemorySegment tag = arena.allocate(ADDRESS);
-            ok(ortApi(), GET_RUN_TAG, options, tag);
-            assertEquals("javaep-probe-run", string(pointer(tag)));
+            MemorySegment tag = pointerOut(arena, ortApi(), GET_RUN_TAG, options);
+            assertEquals("javaep-probe-run", string(tag));
             call(ortApi(), OrtApiSlot.ReleaseRunOptions, options);
         }
         String longTag = Raw.large(64 * 1024);
         Raw.assertReleased("run options with a 64 KiB tag", 1000, longTag.length(), () -> {
             try (Arena arena = Arena.ofConfined()) {
-                MemorySegment out = arena.allocate(ADDRESS);
-                ok(ortApi(), OrtApiSlot.CreateRunOptions, out);
-                ok(ortApi(), OrtApiSlot.RunOptionsSetRunTag, pointer(out), arena.allocateFrom(longTag));
-                call(ortApi(), OrtApiSlot.ReleaseRunOptions, pointer(out));
+                MemorySegment options = pointerOut(arena, ortApi(), OrtApiSlot.CreateRunOptions);
+                ok(ortApi(), OrtApiSlot.RunOptionsSetRunTag, options, arena.allocateFrom(longTag));
+                call(ortApi(), OrtApiSlot.ReleaseRunOptions, options);
             }
         });
     }
@@ -275,10 +262,9 @@ class SessionProbeIT {
             MemorySegment session = sessionFromArray(arena, options);
             SubProbeModel.run(arena, session, MemorySegment.NULL, "minuend", "subtrahend");
             MemorySegment allocator = defaultAllocator(arena);
-            MemorySegment path = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.SessionEndProfiling, session, allocator, path);
-            String written = string(pointer(path));
-            ok(ortApi(), OrtApiSlot.AllocatorFree, allocator, pointer(path));
+            MemorySegment path = pointerOut(arena, ortApi(), OrtApiSlot.SessionEndProfiling, session, allocator);
+            String written = string(path);
+            ok(ortApi(), OrtApiSlot.AllocatorFree, allocator, path);
             assertTrue(Path.of(written).getFileName().toString().startsWith("javaep_probe_profile"), written);
             String profile = Files.readString(Path.of(written));
             assertTrue(profile.startsWith("["), "a JSON array of trace events");

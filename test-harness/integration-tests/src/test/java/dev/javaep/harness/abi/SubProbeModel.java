@@ -52,12 +52,11 @@ final class SubProbeModel {
             names.setAtIndex(ADDRESS, i, arena.allocateFrom(inputOrder[i]));
             values.setAtIndex(ADDRESS, i, tensors.get(inputOrder[i]));
         }
-        MemorySegment output = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.Run, session, runOptions, names, values, (long) inputOrder.length,
-                arena.allocateFrom(ADDRESS, arena.allocateFrom("difference")), 1L, output);
-        float[] difference = Raw.pointerOut(arena, OrtApiSlot.GetTensorMutableData, pointer(output))
+        MemorySegment output = Raw.pointerOut(arena, ortApi(), OrtApiSlot.Run, session, runOptions, names, values,
+                (long) inputOrder.length, arena.allocateFrom(ADDRESS, arena.allocateFrom("difference")), 1L);
+        float[] difference = Raw.pointerOut(arena, OrtApiSlot.GetTensorMutableData, output)
                 .reinterpret(DIFFERENCE.length * JAVA_FLOAT.byteSize()).toArray(JAVA_FLOAT);
-        call(ortApi(), OrtApiSlot.ReleaseValue, pointer(output));
+        call(ortApi(), OrtApiSlot.ReleaseValue, output);
         tensors.values().forEach(value -> call(ortApi(), OrtApiSlot.ReleaseValue, value));
         call(ortApi(), OrtApiSlot.ReleaseMemoryInfo, cpu);
         return difference;

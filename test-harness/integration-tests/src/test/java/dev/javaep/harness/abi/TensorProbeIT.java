@@ -48,10 +48,8 @@ class TensorProbeIT {
 
     /** A {2, 3, 5} int64 tensor over {@code data}, described by {@code memoryInfo}. */
     private static MemorySegment tensor(Arena arena, MemorySegment memoryInfo, MemorySegment data) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        ok(ortApi(), OrtApiSlot.CreateTensorWithDataAsOrtValue, memoryInfo, data, data.byteSize(),
-                arena.allocateFrom(JAVA_LONG, SHAPE), (long) SHAPE.length, INT64, out);
-        return pointer(out);
+        return pointerOut(arena, ortApi(), OrtApiSlot.CreateTensorWithDataAsOrtValue,
+                memoryInfo, data, data.byteSize(), arena.allocateFrom(JAVA_LONG, SHAPE), (long) SHAPE.length, INT64);
     }
 
     private static MemorySegment data(Arena arena) {
@@ -98,9 +96,8 @@ class TensorProbeIT {
             call(ortApi(), OrtApiSlot.ReleaseTensorTypeAndShapeInfo, typeAndShape);
 
             MemorySegment memoryInfo = pointerOut(arena, OrtApiSlot.GetTensorMemoryInfo, value);
-            MemorySegment name = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.MemoryInfoGetName, memoryInfo, name);
-            assertEquals("Cpu", string(pointer(name)));
+            MemorySegment name = pointerOut(arena, ortApi(), OrtApiSlot.MemoryInfoGetName, memoryInfo);
+            assertEquals("Cpu", string(name));
             call(ortApi(), OrtApiSlot.ReleaseValue, value);
             call(ortApi(), OrtApiSlot.ReleaseMemoryInfo, cpu);
         }
@@ -150,9 +147,7 @@ class TensorProbeIT {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cpu = cpuInfo(arena);
             MemorySegment value = tensor(arena, cpu, data(arena));
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(ortApi(), GET_TYPE_INFO, value, out);
-            MemorySegment typeInfo = pointer(out);
+            MemorySegment typeInfo = pointerOut(arena, ortApi(), GET_TYPE_INFO, value);
             assertEquals(ONNX_TYPE_TENSOR, intOut(arena, OrtApiSlot.GetOnnxTypeFromTypeInfo, typeInfo));
             MemorySegment tensorInfo = pointerOut(arena, OrtApiSlot.CastTypeInfoToTensorInfo, typeInfo);
             assertTypeAndShape(arena, tensorInfo);
@@ -183,11 +178,9 @@ class TensorProbeIT {
                     + " 96 bytes of float itself")
     void createTensorAsOrtValueAllocatesTheTensor() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment allocator = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.GetAllocatorWithDefaultOptions, allocator);
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.CreateTensorAsOrtValue, pointer(allocator), arena.allocateFrom(JAVA_LONG, 4, 6), 2L, FLOAT, out);
-            MemorySegment value = pointer(out);
+            MemorySegment allocator = pointerOut(arena, ortApi(), OrtApiSlot.GetAllocatorWithDefaultOptions);
+            MemorySegment value = pointerOut(arena, ortApi(), OrtApiSlot.CreateTensorAsOrtValue,
+                    allocator, arena.allocateFrom(JAVA_LONG, 4, 6), 2L, FLOAT);
             assertEquals(96, sizeOut(arena, OrtApiSlot.GetTensorSizeInBytes, value));
             MemorySegment info = pointerOut(arena, OrtApiSlot.GetTensorTypeAndShape, value);
             assertEquals(FLOAT, intOut(arena, OrtApiSlot.GetTensorElementType, info));
@@ -200,12 +193,10 @@ class TensorProbeIT {
         }
         Raw.assertReleased("64 KiB tensors ORT allocated", 1000, 64 * 1024, () -> {
             try (Arena arena = Arena.ofConfined()) {
-                MemorySegment allocator = arena.allocate(ADDRESS);
-                ok(ortApi(), OrtApiSlot.GetAllocatorWithDefaultOptions, allocator);
-                MemorySegment out = arena.allocate(ADDRESS);
-                ok(ortApi(), OrtApiSlot.CreateTensorAsOrtValue, pointer(allocator), arena.allocateFrom(JAVA_LONG, 16 * 1024), 1L,
-                        FLOAT, out);
-                call(ortApi(), OrtApiSlot.ReleaseValue, pointer(out));
+                MemorySegment allocator = pointerOut(arena, ortApi(), OrtApiSlot.GetAllocatorWithDefaultOptions);
+                MemorySegment value = pointerOut(arena, ortApi(), OrtApiSlot.CreateTensorAsOrtValue,
+                        allocator, arena.allocateFrom(JAVA_LONG, 16 * 1024), 1L, FLOAT);
+                call(ortApi(), OrtApiSlot.ReleaseValue, value);
             }
         });
     }
@@ -267,9 +258,8 @@ class TensorProbeIT {
                     + " the device of the memory info the tensor was made with (GPU, HOST_ACCESSIBLE, 0x10de, id 3)")
     void aTensorsMemoryDeviceIsItsMemoryInfosDevice() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.CreateMemoryInfo_V2, arena.allocateFrom("javaep-probe"), 1, 0x10de, 3, 5, 0L, 0, out);
-            MemorySegment pinnedGpu = pointer(out);
+            MemorySegment pinnedGpu = pointerOut(arena, ortApi(), OrtApiSlot.CreateMemoryInfo_V2,
+                    arena.allocateFrom("javaep-probe"), 1, 0x10de, 3, 5, 0L, 0);
             MemorySegment value = tensor(arena, pinnedGpu, data(arena));
             MemorySegment device = (MemorySegment) call(epApi(), OrtEpApiSlot.Value_GetMemoryDevice, value);
             assertEquals(1, (int) call(epApi(), OrtEpApiSlot.MemoryDevice_GetDeviceType, device));

@@ -1,7 +1,7 @@
 package dev.javaep.cpu.kernel.elementwise;
 
+import dev.javaep.cpu.kernel.MergedBroadcast;
 import dev.javaep.cpu.kernel.Shapes;
-import dev.javaep.spi.Broadcasting;
 import dev.javaep.spi.ops.ElementwiseOps;
 
 /**
@@ -35,64 +35,37 @@ final class BroadcastPlan {
 
     private final long[] outputShape;
     private final long outputCount;
-    private final long rowLength;
+    /** The merged dimensions, outermost first; the last is the row. */
+    private final long[] dims;
+    /** [input][merged dimension]: element stride, 0 where the input is stretched. */
+    private final long[][] strides;
+    /** Each input's stride along a row: 1 or 0. */
     private final long[] steps;
-    private final long[] outerDims;
-    /** [input][outer dimension]: element stride, 0 where the input is stretched. */
-    private final long[][] outerStrides;
 
-    private BroadcastPlan(long[] outputShape, long rowLength, long[] steps, long[] outerDims, long[][] outerStrides) {
+    private BroadcastPlan(long[] outputShape, long[] dims, long[][] strides) {
         this.outputShape = outputShape;
         this.outputCount = Shapes.elementCount(outputShape);
-        this.rowLength = rowLength;
-        this.steps = steps;
-        this.outerDims = outerDims;
-        this.outerStrides = outerStrides;
+        this.dims = dims;
+        this.strides = strides;
+        this.steps = new long[strides.length];
+        for (int k = 0; k < steps.length; k++) {
+            steps[k] = strides[k][dims.length - 1];
+        }
     }
 
     /** The plan for inputs of these shapes; throws if they do not broadcast together. */
     static BroadcastPlan of(long[]... shapes) {
         long[] out = ElementwiseOps.broadcastShape(shapes);
-        int inputs = shapes.length;
-        int rank = out.length;
-        long[] sizes = new long[rank];
-        boolean[][] present = new boolean[rank][];
-        int merged = 0;
-        for (int d = 0; d < rank; d++) {
-            if (out[d] == 1) {
-                continue;
+        MergedBroadcast merged = MergedBroadcast.of(out, shapes);
+        if (merged.rank() == 0) {
+            // every dimension is 1: one row of one element, each input advancing onto its only element
+            long[][] ones = new long[shapes.length][];
+            for (int k = 0; k < ones.length; k++) {
+                ones[k] = new long[] {1};
             }
-            boolean[] p = new boolean[inputs];
-            for (int k = 0; k < inputs; k++) {
-                p[k] = Broadcasting.alignedDim(shapes[k], rank, d) != 1;
-            }
-            if (merged > 0 && java.util.Arrays.equals(present[merged - 1], p)) {
-                sizes[merged - 1] *= out[d];
-            } else {
-                sizes[merged] = out[d];
-                present[merged] = p;
-                merged++;
-            }
+            return new BroadcastPlan(out, new long[] {1}, ones);
         }
-        if (merged == 0) {
-            long[] ones = new long[inputs];
-            java.util.Arrays.fill(ones, 1);
-            return new BroadcastPlan(out, 1, ones, new long[0], new long[inputs][0]);
-        }
-        int outer = merged - 1;
-        long[] steps = new long[inputs];
-        long[] outerDims = new long[outer];
-        long[][] strides = new long[inputs][outer];
-        for (int k = 0; k < inputs; k++) {
-            steps[k] = present[outer][k] ? 1 : 0;
-            long run = present[outer][k] ? sizes[outer] : 1;
-            for (int d = outer - 1; d >= 0; d--) {
-                strides[k][d] = present[d][k] ? run : 0;
-                run *= present[d][k] ? sizes[d] : 1;
-            }
-        }
-        System.arraycopy(sizes, 0, outerDims, 0, outer);
-        return new BroadcastPlan(out, sizes[outer], steps, outerDims, strides);
+        return new BroadcastPlan(out, merged.sizes(), merged.strides());
     }
 
     long[] outputShape() {
@@ -104,7 +77,7 @@ final class BroadcastPlan {
     }
 
     long rowLength() {
-        return rowLength;
+        return dims[dims.length - 1];
     }
 
     /** Input {@code k}'s step along a row: 1 or 0. */
@@ -113,12 +86,13 @@ final class BroadcastPlan {
     }
 
     long rowCount() {
-        return outputCount == 0 ? 0 : outputCount / rowLength;
+        return outputCount == 0 ? 0 : outputCount / rowLength();
     }
 
     /** Calls {@code action} for each row cut into chunks of at most {@link Lanes#CHUNK} elements, in output order. */
     void forEachChunk(ChunkAction action) {
         long[] shifted = new long[steps.length];
+        long rowLength = rowLength();
         forEachRow((outIndex, starts) -> {
             for (long c = 0; c < rowLength; c += Lanes.CHUNK) {
                 for (int k = 0; k < shifted.length; k++) {
@@ -132,7 +106,8 @@ final class BroadcastPlan {
     /** Calls {@code action} once per row, in output order; input starts are updated incrementally. */
     void forEachRow(RowAction action) {
         long rows = rowCount();
-        int depth = outerDims.length;
+        long rowLength = rowLength();
+        int depth = dims.length - 1; // the merged dimensions above the row
         int inputs = steps.length;
         long[] counter = new long[depth];
         long[] starts = new long[inputs];
@@ -144,14 +119,14 @@ final class BroadcastPlan {
             outIndex += rowLength;
             for (int d = depth - 1; d >= 0; d--) {
                 for (int k = 0; k < inputs; k++) {
-                    current[k] += outerStrides[k][d];
+                    current[k] += strides[k][d];
                 }
-                if (++counter[d] < outerDims[d]) {
+                if (++counter[d] < dims[d]) {
                     break;
                 }
                 counter[d] = 0;
                 for (int k = 0; k < inputs; k++) {
-                    current[k] -= outerStrides[k][d] * outerDims[d];
+                    current[k] -= strides[k][d] * dims[d];
                 }
             }
         }

@@ -1,6 +1,7 @@
 package dev.javaep.cpu.kernel.conv;
 
-import static dev.javaep.cpu.kernel.conv.ConvKernelTest.concat;
+import static dev.javaep.cpu.kernel.conv.ConvolutionRun.concat;
+import static dev.javaep.cpu.kernel.conv.ConvolutionRun.l;
 import static dev.javaep.cpu.kernel.conv.KernelRun.integer;
 import static dev.javaep.cpu.kernel.conv.KernelRun.ints;
 import static dev.javaep.cpu.kernel.conv.KernelRun.string;
@@ -37,10 +38,6 @@ class PoolKernelTest {
                 concat(new long[] {n, c}, out));
         KernelRun.assertClose(expected, actual, type == ElementType.FLOAT16 ? 1e-3f : 1e-6f,
                 op + "-" + version + " X" + Arrays.toString(xShape) + " " + List.of(attributes));
-    }
-
-    private static long[] l(long... v) {
-        return v;
     }
 
     @Test
