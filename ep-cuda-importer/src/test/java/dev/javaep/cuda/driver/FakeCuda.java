@@ -77,35 +77,42 @@ public final class FakeCuda {
 
     /** What happened on device {@code ordinal} (0 or 1; 2 = calls made with no context current). */
     public long deviceStat(DeviceStat stat, int ordinal) {
-        try {
-            return (long) fakeDeviceStat.invokeExact(stat.ordinal(), ordinal);
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        return call(() -> (long) fakeDeviceStat.invokeExact(stat.ordinal(), ordinal));
     }
 
     /** Zeroes the per-device call and copy counters (live allocations, retains and peer access are state and stay). */
     public void resetDeviceCounters() {
-        try {
+        call(() -> {
             fakeResetDeviceCounters.invokeExact();
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+            return 0L;
+        });
     }
 
     /** What cuDeviceCanAccessPeer answers between the fake's two devices (true unless set). */
     public void setPeerCapable(boolean capable) {
-        try {
+        call(() -> {
             fakeSetPeerCapable.invokeExact(capable ? 1 : 0);
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+            return 0L;
+        });
     }
 
     /** Marks the file behind {@code fd} as an export of device {@code ordinal}: the other device's import refuses it. */
     public void exportedBy(int fd, int ordinal) {
-        try {
+        call(() -> {
             fakeExport.invokeExact(fd, ordinal);
+            return 0L;
+        });
+    }
+
+    /** One downcall into the fake's own functions. */
+    @FunctionalInterface
+    private interface FakeCall {
+        long invoke() throws Throwable;
+    }
+
+    private static long call(FakeCall call) {
+        try {
+            return call.invoke();
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
