@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class CudaDataTransfer implements DataTransfer {
     private final Map<Integer, CudaDevice> devices;
-    /** Whether copies from the first ordinal's memory to the second's go directly, decided once per pair. */
+    /** Whether copies between two ordinals (the lower first) go directly, decided once per pair. */
     private final Map<List<Integer>, Boolean> peerAccess = new ConcurrentHashMap<>();
 
     CudaDataTransfer(Map<Integer, CudaDevice> devicesByOrdinal) {
@@ -87,7 +87,9 @@ final class CudaDataTransfer implements DataTransfer {
      * a copy between them goes directly. Asked once per pair: peer access lasts as long as the contexts.
      */
     boolean enablePeerAccess(CudaDevice source, CudaDevice destination) {
-        return peerAccess.computeIfAbsent(List.of(source.ordinal(), destination.ordinal()), pair -> {
+        List<Integer> pair = List.of(Math.min(source.ordinal(), destination.ordinal()),
+                Math.max(source.ordinal(), destination.ordinal()));
+        return peerAccess.computeIfAbsent(pair, p -> {
             boolean toDestination = enable(destination, source);
             boolean toSource = enable(source, destination);
             return toDestination || toSource;

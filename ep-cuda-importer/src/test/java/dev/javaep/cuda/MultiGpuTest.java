@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.cuda.driver.CudaException;
 import dev.javaep.cuda.kernel.DeviceRunContext;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.DataTransfer;
@@ -54,8 +55,12 @@ class MultiGpuTest {
     private List<DeviceOffer> offers;
 
     @BeforeEach
-    void twoGpus() {
+    void driver() {
         driver = GpuOrSkip.driver();
+    }
+
+    /** Skips the calling test below two visible GPUs; opens the factory over them. */
+    private void twoGpus() {
         int count = driver.deviceCount();
         assumeTrue(count >= 2, () -> "needs 2 GPUs; " + count + " visible (CUDA_VISIBLE_DEVICES="
                 + System.getenv(CudaDriver.VISIBLE_DEVICES) + "): run on nvidia-h200-x2");
@@ -98,8 +103,47 @@ class MultiGpuTest {
         return factory.createAllocator(offers.get(ordinal).memorySpaces().getFirst());
     }
 
+    /**
+     * The peer-copy bindings on one GPU (the lead's single-GPU suite runs this): cuMemcpyPeerAsync between two
+     * allocations of one context copies, and cuDeviceCanAccessPeer answers without an error.
+     */
+    @Test
+    void thePeerCopyBindingsWorkOnOneGpu() {
+        try (CudaDevice device = CudaDevice.open(driver, 0); Arena arena = Arena.ofConfined()) {
+            device.makeCurrent();
+            String answer;
+            try {
+                answer = Boolean.toString(driver.deviceCanAccessPeer(device.info().handle(), device.info().handle()));
+            } catch (CudaException e) {
+                answer = e.getMessage(); // the documentation leaves a device asked about itself open
+            }
+            System.out.printf("[MultiGpuTest] %s can access itself as a peer: %s%n", device, answer);
+            int n = 4096;
+            long bytes = 4L * n;
+            MemorySegment host = arena.allocate(ValueLayout.JAVA_INT, n);
+            for (int i = 0; i < n; i++) {
+                host.setAtIndex(ValueLayout.JAVA_INT, i, i * 3 + 1);
+            }
+            long a = driver.memAlloc(bytes);
+            long b = driver.memAlloc(bytes);
+            try {
+                driver.memcpyHtoD(a, host, bytes);
+                long context = device.contextHandle();
+                driver.memcpyPeerAsync(b, context, a, context, bytes, 0L);
+                driver.streamSynchronize(0L);
+                MemorySegment back = arena.allocate(ValueLayout.JAVA_INT, n);
+                driver.memcpyDtoH(back, b, bytes);
+                assertArrayEquals(host.toArray(ValueLayout.JAVA_INT), back.toArray(ValueLayout.JAVA_INT));
+            } finally {
+                driver.memFree(a);
+                driver.memFree(b);
+            }
+        }
+    }
+
     @Test
     void aSessionOnDevice1AllocatesAndLaunchesOnlyThere() {
+        twoGpus();
         assertEquals(driver.deviceCount(), offers.size(), "one OrtEpDevice per GPU");
         long free0 = free(0);
         long free1 = free(1);
@@ -134,6 +178,7 @@ class MultiGpuTest {
 
     @Test
     void copiesBetweenTheGpusThroughTheDataTransfer() {
+        twoGpus();
         DataTransfer transfer = factory.dataTransfer().orElseThrow();
         assertTrue(transfer.canCopy(gpu(0), gpu(1)) && transfer.canCopy(gpu(1), gpu(0)));
         DeviceAllocator memory0 = deviceMemory(0);
@@ -177,6 +222,7 @@ class MultiGpuTest {
     @ParameterizedTest(name = "device {0}''s session released first")
     @ValueSource(ints = {0, 1})
     void teardownInEitherOrderLeaksNoDeviceMemory(int first) {
+        twoGpus();
         long[] freeBefore = {free(0), free(1)};
         DeviceAllocator[] memory = new DeviceAllocator[2];
         DeviceStream[] streams = new DeviceStream[2];
