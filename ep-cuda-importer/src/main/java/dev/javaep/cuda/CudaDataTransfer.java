@@ -1,5 +1,7 @@
 package dev.javaep.cuda;
 
+import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.cuda.driver.CudaException;
 import dev.javaep.cuda.events.CudaMemcpyEvent;
 import dev.javaep.spi.DataTransfer;
 import dev.javaep.spi.FlightRecorder;
@@ -8,14 +10,23 @@ import dev.javaep.spi.HardwareDeviceType;
 import dev.javaep.spi.MemoryLocation;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Copies host↔GPU and GPU↔GPU (within a device, and between devices through unified addressing)
- * with cuMemcpyAsync on the stream ORT names; without a stream the copy completes before returning.
+ * Copies host↔GPU and within a GPU with cuMemcpyAsync, and between two GPUs with cuMemcpyPeerAsync, on the
+ * stream ORT names; without a stream the copy completes before returning. A copy runs with its stream's device
+ * current (CUDA queues a copy on any device's stream, but the EP keeps every call in the stream's own context),
+ * or, without a stream, the device side's (the destination's between two GPUs).
+ *
+ * <p>Between two GPUs, peer access is enabled once per pair where {@code cuDeviceCanAccessPeer} says the hardware
+ * allows it (NVLink, PCIe P2P): the copy then goes directly. Otherwise cuMemcpyPeerAsync still works: the driver
+ * stages it through host memory, as CUDA documents. So CanCopy is true for every pair of this factory's devices.
  * Fail-closed: only host memory and memory of this factory's devices are accepted.
  */
 final class CudaDataTransfer implements DataTransfer {
     private final Map<Integer, CudaDevice> devices;
+    /** Whether copies between two ordinals (the lower first) go directly, decided once per pair. */
+    private final Map<List<Integer>, Boolean> peerAccess = new ConcurrentHashMap<>();
 
     CudaDataTransfer(Map<Integer, CudaDevice> devicesByOrdinal) {
         this.devices = Map.copyOf(devicesByOrdinal);
@@ -37,19 +48,30 @@ final class CudaDataTransfer implements DataTransfer {
     @Override
     public void copy(List<Copy> copies) {
         for (Copy copy : copies) {
-            if (!canCopy(copy.sourceLocation(), copy.destinationLocation())) {
-                throw new IllegalArgumentException("javaep: JavaCuda cannot copy " + copy.sourceLocation() + " → "
-                        + copy.destinationLocation());
+            MemoryLocation from = copy.sourceLocation();
+            MemoryLocation to = copy.destinationLocation();
+            if (!canCopy(from, to)) {
+                throw new IllegalArgumentException("javaep: JavaCuda cannot copy " + from + " → " + to);
             }
-            CudaTransferCounters.count(copy.sourceLocation(), copy.destinationLocation(), copy.bytes());
+            CudaTransferCounters.count(from, to, copy.bytes());
             if (copy.bytes() == 0) {
                 continue;
             }
-            CudaDevice device = devices.get(ours(copy.destinationLocation())
-                    ? copy.destinationLocation().deviceId() : copy.sourceLocation().deviceId());
-            device.makeCurrent();
+            boolean betweenGpus = ours(from) && ours(to) && from.deviceId() != to.deviceId();
+            CudaDevice device = CudaStream.deviceOf(copy.streamHandle()).map(d -> devices.get(d.ordinal()))
+                    .orElseGet(() -> devices.get(ours(to) ? to.deviceId() : from.deviceId()));
             CudaMemcpyEvent event = FlightRecorder.AVAILABLE ? CudaMemcpyEvent.beginIfRecorded() : null;
-            device.driver().memcpyAsync(copy.destination(), copy.source(), copy.bytes(), copy.streamHandle());
+            if (betweenGpus) {
+                CudaDevice source = devices.get(from.deviceId());
+                CudaDevice destination = devices.get(to.deviceId());
+                enablePeerAccess(source, destination);
+                device.makeCurrent();
+                device.driver().memcpyPeerAsync(copy.destination(), destination.contextHandle(), copy.source(),
+                        source.contextHandle(), copy.bytes(), copy.streamHandle());
+            } else {
+                device.makeCurrent();
+                device.driver().memcpyAsync(copy.destination(), copy.source(), copy.bytes(), copy.streamHandle());
+            }
             if (copy.streamHandle() == 0) {
                 device.driver().streamSynchronize(0L);
             }
@@ -57,6 +79,35 @@ final class CudaDataTransfer implements DataTransfer {
                 CudaMemcpyEvent.commit(event, copy.bytes(), direction(copy), device.ordinal(), copy.streamHandle(),
                         "CopyTensors");
             }
+        }
+    }
+
+    /**
+     * Gives each of the two devices' contexts access to the other's memory where the hardware allows it; true when
+     * a copy between them goes directly. Asked once per pair: peer access lasts as long as the contexts.
+     */
+    boolean enablePeerAccess(CudaDevice source, CudaDevice destination) {
+        List<Integer> pair = List.of(Math.min(source.ordinal(), destination.ordinal()),
+                Math.max(source.ordinal(), destination.ordinal()));
+        return peerAccess.computeIfAbsent(pair, p -> {
+            boolean toDestination = enable(destination, source);
+            boolean toSource = enable(source, destination);
+            return toDestination || toSource;
+        });
+    }
+
+    /** Lets {@code device}'s context access {@code peer}'s memory; false where the GPUs cannot (the copy is staged). */
+    private static boolean enable(CudaDevice device, CudaDevice peer) {
+        CudaDriver driver = device.driver();
+        try {
+            if (!driver.deviceCanAccessPeer(device.info().handle(), peer.info().handle())) {
+                return false;
+            }
+            device.makeCurrent();
+            driver.ctxEnablePeerAccess(peer.contextHandle());
+            return true;
+        } catch (CudaException e) {
+            return false; // e.g. CUDA_ERROR_TOO_MANY_PEERS: the driver stages the copy instead
         }
     }
 

@@ -74,6 +74,12 @@ public final class CudaDevice implements AutoCloseable {
         return ctx == 0 ? Optional.empty() : driver.contextLoss(ctx);
     }
 
+    /** The primary context's handle, retained on first use: a copy between devices names both contexts. */
+    long contextHandle() {
+        long ctx = context;
+        return ctx != 0 ? ctx : retainContext();
+    }
+
     private synchronized long retainContext() {
         if (context == 0) {
             context = driver.primaryCtxRetain(info.handle());

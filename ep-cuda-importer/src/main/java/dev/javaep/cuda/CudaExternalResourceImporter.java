@@ -1,5 +1,6 @@
 package dev.javaep.cuda;
 
+import dev.javaep.cuda.driver.CudaDeviceInfo;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.CudaException;
 import dev.javaep.os.Posix;
@@ -14,7 +15,9 @@ import dev.javaep.spi.ExternalSemaphoreDescriptor;
 import dev.javaep.spi.ExternalSemaphoreType;
 import dev.javaep.spi.ImportedMemory;
 import dev.javaep.spi.ImportedSemaphore;
+import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntToLongFunction;
@@ -30,21 +33,37 @@ import java.util.function.LongSupplier;
  * An fd belongs to the import once {@link #importMemory}/{@link #importSemaphore} returned, and is
  * still the app's if they threw. CUDA takes an fd at {@code cuImport*} but a later step can still
  * fail, so the driver is given a duplicate, and the app's fd is closed only once everything worked.
+ *
+ * <p>Several GPUs: an importer belongs to the one device of the OrtEpDevice it was created for. ORT's descriptors
+ * carry no device identity (an fd, a HANDLE, sizes), so nothing can route a buffer to its GPU; CUDA refuses an export
+ * of another GPU at {@code cuImport*}, and the refusal names this device's UUID and every other GPU's, so the app can
+ * see which {@code cuda.uuid} its {@code VkPhysicalDeviceIDProperties::deviceUUID} (or D3D12 adapter LUID) matches.
  */
 final class CudaExternalResourceImporter implements ExternalResourceImporter {
     private final CudaDevice device;
     private final CudaDriver driver;
     private final boolean windows;
+    /** Every GPU of the factory, this one included: what a refused import lists. */
+    private final List<CudaDeviceInfo> gpus;
 
     CudaExternalResourceImporter(CudaDevice device) {
-        this(device, Platform.WINDOWS);
+        this(device, List.of(device.info()));
+    }
+
+    CudaExternalResourceImporter(CudaDevice device, List<CudaDeviceInfo> gpus) {
+        this(device, gpus, Platform.WINDOWS);
     }
 
     /** @param windows which OS's handle types to import (a parameter so tests cover both) */
     CudaExternalResourceImporter(CudaDevice device, boolean windows) {
+        this(device, List.of(device.info()), windows);
+    }
+
+    CudaExternalResourceImporter(CudaDevice device, List<CudaDeviceInfo> gpus, boolean windows) {
         this.device = device;
         this.driver = device.driver();
         this.windows = windows;
+        this.gpus = List.copyOf(gpus);
     }
 
     @Override
@@ -119,10 +138,28 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
         try {
             return importCall.getAsLong();
         } catch (CudaException e) {
-            throw new IllegalArgumentException("javaep: CUDA device " + device.ordinal() + " cannot import this " + what
-                    + ": " + e.getMessage() + ". Is it an export of this GPU, of the right kind, and (for memory)"
-                    + " size_bytes the allocation's size?");
+            throw new IllegalArgumentException("javaep: CUDA device " + device.ordinal() + " (" + identity(device.info())
+                    + ") cannot import this " + what + ": " + e.getMessage() + ". Is it an export of this GPU, of the right"
+                    + " kind, and (for memory) size_bytes the allocation's size?" + otherGpus());
         }
+    }
+
+    private String identity(CudaDeviceInfo gpu) {
+        return gpu.uuidString() + (windows && gpu.luid().isPresent()
+                ? ", LUID " + Long.toUnsignedString(gpu.luid().getAsLong()) : "");
+    }
+
+    /**
+     * The other GPUs by ordinal and UUID: the descriptor says nothing of where the buffer lives, so the app compares
+     * its exporting device's UUID (Vulkan {@code deviceUUID}) with these and uses that OrtEpDevice's importer.
+     */
+    private String otherGpus() {
+        String others = gpus.stream().filter(g -> g.ordinal() != device.ordinal())
+                .map(g -> "device " + g.ordinal() + " " + identity(g)).collect(Collectors.joining(", "));
+        return others.isEmpty() ? "" : " An export of another GPU is refused: this importer's GPU is "
+                + identity(device.info()) + "; the others are " + others + ". Create the importer for the OrtEpDevice"
+                + " whose metadata cuda.uuid equals the exporting device's UUID (Vulkan VkPhysicalDeviceIDProperties"
+                + "::deviceUUID).";
     }
 
     /**

@@ -2,13 +2,17 @@ package dev.javaep.cuda;
 
 import dev.javaep.spi.DeviceStream;
 import dev.javaep.spi.StreamNotification;
-import java.util.Set;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** A non-blocking CUstream ORT uses for one stream of a session's execution plan. */
 final class CudaStream implements DeviceStream {
-    /** Streams not yet destroyed: memory freed after its stream is gone is freed on the default stream instead. */
-    private static final Set<Long> LIVE = ConcurrentHashMap.newKeySet();
+    /**
+     * Streams not yet destroyed, with their device: memory freed after its stream is gone is freed on the default
+     * stream instead, and a copy ORT queues on a stream runs with that stream's device current.
+     */
+    private static final Map<Long, CudaDevice> LIVE = new ConcurrentHashMap<>();
 
     private final CudaDevice device;
     private final long stream;
@@ -17,11 +21,16 @@ final class CudaStream implements DeviceStream {
         this.device = device;
         device.makeCurrent();
         this.stream = device.driver().streamCreate(dev.javaep.cuda.driver.CudaDriver.STREAM_NON_BLOCKING);
-        LIVE.add(stream);
+        LIVE.put(stream, device);
     }
 
     static boolean isLive(long stream) {
-        return LIVE.contains(stream);
+        return LIVE.containsKey(stream);
+    }
+
+    /** The device of a live stream this EP created; empty for the null stream and streams of others. */
+    static Optional<CudaDevice> deviceOf(long stream) {
+        return stream == 0 ? Optional.empty() : Optional.ofNullable(LIVE.get(stream));
     }
 
     CudaDevice device() {

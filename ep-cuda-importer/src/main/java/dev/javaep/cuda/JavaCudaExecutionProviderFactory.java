@@ -143,7 +143,8 @@ public final class JavaCudaExecutionProviderFactory implements ExecutionProvider
      */
     @Override
     public Optional<ExternalResourceImporter> createImporter(DeviceOffer offer) {
-        return Optional.of(new CudaExternalResourceImporter(deviceFor(offer.device())));
+        return Optional.of(new CudaExternalResourceImporter(deviceFor(offer.device()),
+                devices.values().stream().map(CudaDevice::info).toList()));
     }
 
     private CudaDevice deviceFor(HardwareDevice hardware) {

@@ -170,7 +170,7 @@ class CudaExternalResourceImporterTest {
     }
 
     /** An fd this process has open on {@code file} (the JDK does not expose its own). */
-    private static int fdOpenOn(Path file) throws IOException {
+    static int fdOpenOn(Path file) throws IOException {
         try (var fds = Files.list(Path.of("/proc/self/fd"))) {
             return fds.map(p -> Integer.parseInt(p.getFileName().toString())).filter(fd -> pointsAt(fd, file))
                     .findFirst().orElseThrow();

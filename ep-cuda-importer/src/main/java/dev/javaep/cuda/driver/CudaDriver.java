@@ -75,6 +75,7 @@ public final class CudaDriver {
     private static final ThreadLocal<MemorySegment> SCRATCH =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(SCRATCH_BYTES, 16));
 
+    private static final int CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
     private static final int NAME_BYTES = 256;
     private static final int PCI_BUS_ID_BYTES = 64;
     private static final int JIT_LOG_BYTES = 16 * 1024;
@@ -341,6 +342,36 @@ public final class CudaDriver {
     /** {@code cuCtxSynchronize}: waits for all work of the current context. */
     public void ctxSynchronize() {
         call(CudaFunction.cuCtxSynchronize, h -> (int) h.invokeExact());
+    }
+
+    /** {@code cuDeviceCanAccessPeer}: whether {@code device}'s contexts can map {@code peer}'s memory (NVLink, PCIe P2P). */
+    public boolean deviceCanAccessPeer(int device, int peer) {
+        MemorySegment s = scratch();
+        s.set(JAVA_INT, OUT0, 0);
+        check(CudaFunction.cuDeviceCanAccessPeer,
+                invoke(CudaFunction.cuDeviceCanAccessPeer, s.address() + OUT0, device, peer));
+        return s.get(JAVA_INT, OUT0) != 0;
+    }
+
+    /**
+     * {@code cuCtxEnablePeerAccess(peerContext, 0)}: the current context may access {@code peerContext}'s memory
+     * directly from then on. Access that was already enabled is not an error here (false is returned).
+     */
+    public boolean ctxEnablePeerAccess(long peerContext) {
+        int result = invoke(CudaFunction.cuCtxEnablePeerAccess, peerContext, 0);
+        if (result == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) {
+            return false;
+        }
+        check(CudaFunction.cuCtxEnablePeerAccess, result);
+        return true;
+    }
+
+    /**
+     * {@code cuMemcpyPeerAsync}: device memory of one context to device memory of another. Works with or without
+     * peer access; without it the driver stages the copy through host memory.
+     */
+    public void memcpyPeerAsync(long dst, long dstContext, long src, long srcContext, long bytes, long stream) {
+        call(CudaFunction.cuMemcpyPeerAsync, h -> (int) h.invokeExact(dst, dstContext, src, srcContext, bytes, stream));
     }
 
     // ---- streams and events -----------------------------------------------------------------

@@ -66,6 +66,10 @@ public enum CudaFunction {
     cuCtxSetCurrent("cuCtxSetCurrent", 4000, HANDLE),
     cuCtxGetCurrent("cuCtxGetCurrent", 4000, PTR),
     cuCtxSynchronize("cuCtxSynchronize", 2000),
+    /** {@code (int *canAccessPeer, CUdevice dev, CUdevice peerDev)}. */
+    cuDeviceCanAccessPeer("cuDeviceCanAccessPeer", 4000, PTR, CUDEVICE, CUDEVICE),
+    /** {@code (CUcontext peerContext, unsigned int flags)}: the current context gets access to the peer's memory. */
+    cuCtxEnablePeerAccess("cuCtxEnablePeerAccess", 4000, HANDLE, UINT),
 
     // ---- streams and events
     cuStreamCreate("cuStreamCreate", 2000, PTR, UINT),
@@ -93,6 +97,8 @@ public enum CudaFunction {
     cuMemPoolSetAttribute("cuMemPoolSetAttribute", 11020, HANDLE, INT, PTR),
     cuMemPoolTrimTo("cuMemPoolTrimTo", 11020, HANDLE, SIZE_T),
     cuMemcpyAsync("cuMemcpyAsync", 4000, DEVPTR, DEVPTR, SIZE_T, HANDLE),
+    /** {@code (CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src, CUcontext srcCtx, size_t bytes, CUstream)}. */
+    cuMemcpyPeerAsync("cuMemcpyPeerAsync", 4000, DEVPTR, HANDLE, DEVPTR, HANDLE, SIZE_T, HANDLE),
     cuMemcpyHtoDAsync("cuMemcpyHtoDAsync_v2", 3020, DEVPTR, PTR, SIZE_T, HANDLE),
     cuMemcpyDtoHAsync("cuMemcpyDtoHAsync_v2", 3020, PTR, DEVPTR, SIZE_T, HANDLE),
     cuMemcpyDtoDAsync("cuMemcpyDtoDAsync_v2", 3020, DEVPTR, DEVPTR, SIZE_T, HANDLE),

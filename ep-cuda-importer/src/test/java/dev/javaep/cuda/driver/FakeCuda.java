@@ -23,6 +23,27 @@ public final class FakeCuda {
             K_GRID = 12, K_BLOCK = 13, K_SHARED_MEM = 14, K_RELEASE_THRESHOLD = 15, K_EVENT = 16, K_CTX = 17,
             K_ASYNC_ALLOCS = 18, K_ASYNC_FREES = 19, K_ASYNC_ALLOC_SIZE = 20;
 
+    /** Keys of {@code fake_device_stat()} (what happened per device), in the order of the C enum. */
+    public enum DeviceStat {
+        /** Context-bound calls made while the device's context was current. */
+        CONTEXT_CALLS,
+        LIVE_DEVICE_ALLOCATIONS,
+        LIVE_PINNED_ALLOCATIONS,
+        /** The primary context's retain count: 0 once every holder released it. */
+        CONTEXT_RETAINS,
+        /** cuMemcpyPeerAsync calls made with peer access enabled between the two contexts. */
+        PEER_COPIES_DIRECT,
+        /** cuMemcpyPeerAsync calls without peer access: the driver stages them through host memory. */
+        PEER_COPIES_STAGED,
+        /** Launches, stream-ordered allocations and event records refused: the stream or event was another device's. */
+        WRONG_CONTEXT,
+        /** Bit {@code 1 << peer} per device whose memory this device's context was given access to. */
+        PEER_ACCESS_ENABLED,
+        /** Allocations freed while another device's context was current. */
+        FOREIGN_FREES,
+        LIVE_DEVICE_BYTES
+    }
+
     /** {@code CUDA_ERROR_ILLEGAL_ADDRESS}: what the fake's {@code fault_store} kernel leaves its context with. */
     public static final int ILLEGAL_ADDRESS = 700;
 
@@ -31,6 +52,10 @@ public final class FakeCuda {
     private final MethodHandle fakeLast;
     private final MethodHandle fakeLoseContext;
     private final MethodHandle fakeCallsInLostContext;
+    private final MethodHandle fakeDeviceStat;
+    private final MethodHandle fakeResetDeviceCounters;
+    private final MethodHandle fakeSetPeerCapable;
+    private final MethodHandle fakeExport;
 
     private FakeCuda(CudaLibrary library, MethodHandle fakeConfigure, MethodHandle fakeLast, MethodHandle fakeLoseContext,
                      MethodHandle fakeCallsInLostContext) {
@@ -39,6 +64,58 @@ public final class FakeCuda {
         this.fakeLast = fakeLast;
         this.fakeLoseContext = fakeLoseContext;
         this.fakeCallsInLostContext = fakeCallsInLostContext;
+        SymbolLookup lookup = library.lookup();
+        Linker linker = Linker.nativeLinker();
+        this.fakeDeviceStat = linker.downcallHandle(lookup.findOrThrow("fake_device_stat"),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_INT));
+        this.fakeResetDeviceCounters = linker.downcallHandle(lookup.findOrThrow("fake_reset_device_counters"),
+                FunctionDescriptor.ofVoid());
+        this.fakeSetPeerCapable = linker.downcallHandle(lookup.findOrThrow("fake_set_peer_capable"),
+                FunctionDescriptor.ofVoid(JAVA_INT));
+        this.fakeExport = linker.downcallHandle(lookup.findOrThrow("fake_export"), FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT));
+    }
+
+    /** What happened on device {@code ordinal} (0 or 1; 2 = calls made with no context current). */
+    public long deviceStat(DeviceStat stat, int ordinal) {
+        return call(() -> (long) fakeDeviceStat.invokeExact(stat.ordinal(), ordinal));
+    }
+
+    /** Zeroes the per-device call and copy counters (live allocations, retains and peer access are state and stay). */
+    public void resetDeviceCounters() {
+        call(() -> {
+            fakeResetDeviceCounters.invokeExact();
+            return 0L;
+        });
+    }
+
+    /** What cuDeviceCanAccessPeer answers between the fake's two devices (true unless set). */
+    public void setPeerCapable(boolean capable) {
+        call(() -> {
+            fakeSetPeerCapable.invokeExact(capable ? 1 : 0);
+            return 0L;
+        });
+    }
+
+    /** Marks the file behind {@code fd} as an export of device {@code ordinal}: the other device's import refuses it. */
+    public void exportedBy(int fd, int ordinal) {
+        call(() -> {
+            fakeExport.invokeExact(fd, ordinal);
+            return 0L;
+        });
+    }
+
+    /** One downcall into the fake's own functions. */
+    @FunctionalInterface
+    private interface FakeCall {
+        long invoke() throws Throwable;
+    }
+
+    private static long call(FakeCall call) {
+        try {
+            return call.invoke();
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
     }
 
     /** Compiles and loads the fake; skips the calling test where gcc is missing. */

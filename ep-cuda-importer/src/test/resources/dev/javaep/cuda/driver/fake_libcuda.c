@@ -14,6 +14,16 @@
  * every context-bound call in it returns CUDA_ERROR_ILLEGAL_ADDRESS (cuCtxGetCurrent included, the
  * pessimistic reading of the driver's documentation), while the other device's context keeps working.
  *
+ * Several GPUs: the fake keeps, per device, the calls made while its context was current, its live device and
+ * pinned allocations and its primary context's retain count. Streams
+ * and events created in device 1's context get handles 0x100 above device 0's, so the fake knows their device: a
+ * launch, stream-ordered allocation or event record on a stream of another device than the current context is
+ * refused with CUDA_ERROR_INVALID_HANDLE (copies are not: CUDA documents that a copy may be issued to another
+ * device's stream). cuDeviceCanAccessPeer answers what the test configured; cuCtxEnablePeerAccess follows its
+ * documented errors; cuMemcpyPeerAsync copies with or without peer access, as CUDA does (the driver stages a copy
+ * between GPUs without peer access through host memory), and counts which of the two it was. An fd "exported" by
+ * one device (fake_export) is refused by the other's cuImportExternalMemory with CUDA_ERROR_INVALID_VALUE.
+ *
  * Deliberately NOT exported, to exercise optional-symbol handling: cuDeviceGetLuid, cuMemPoolTrimTo,
  * cuEventElapsedTime_v2 (only the pre-12.8 plain name), cuDeviceGetUuid (only _v2).
  *
@@ -24,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -112,7 +123,104 @@ void fake_lose_context(int result) {
 
 long long fake_calls_in_lost_context(void) { return g_calls_in_lost_context; }
 
+/* ---- several GPUs: what happened in each device's context (index 0, 1; 2 = no context current) ---- */
+enum {
+    Q_CTX_CALLS, Q_LIVE_DEVICE_ALLOCS, Q_LIVE_HOST_ALLOCS, Q_RETAINS, Q_PEER_COPIES_DIRECT, Q_PEER_COPIES_STAGED,
+    Q_WRONG_CONTEXT, Q_PEER_ENABLED, Q_FOREIGN_FREES, Q_LIVE_DEVICE_BYTES, Q_COUNT
+};
+static long long g_device_stats[3][Q_COUNT];
+static int g_peer_capable = 1;
+static int g_peer_enabled[2][2]; /* [context's device][peer device] */
+
+static int ctx_index(void *ctx) {
+    uintptr_t c = (uintptr_t) ctx;
+    return c == 0xC000 + 10 ? 0 : c == 0xC000 + 11 ? 1 : -1;
+}
+static int current_index(void) {
+    int i = ctx_index(g_current_ctx);
+    return i < 0 ? 2 : i;
+}
+
+/* The device a stream or event handle of this fake belongs to, or -1 for a handle it did not create. */
+static int handle_device(void *h, uintptr_t base) {
+    uintptr_t v = (uintptr_t) h;
+    return v >= base && v < base + 0x200 ? (int) ((v - base) >> 8) : -1;
+}
+/* A stream (or event) of another device than the current context's: refused, and counted. */
+static int wrong_context(int device) {
+    if (device < 0 || current_index() == 2 || device == current_index()) return 0; /* tests of single calls set none */
+    g_device_stats[current_index()][Q_WRONG_CONTEXT]++;
+    return 1;
+}
+
+/* Live allocations, with the device whose context was current when they were made. */
+#define MAX_LIVE 4096
+static struct { uintptr_t p; int device; int host; size_t bytes; } g_live[MAX_LIVE];
+static void track(uintptr_t p, int host, size_t bytes) {
+    for (int i = 0; i < MAX_LIVE; i++) {
+        if (!g_live[i].p) {
+            g_live[i].p = p; g_live[i].device = current_index(); g_live[i].host = host; g_live[i].bytes = bytes;
+            g_device_stats[g_live[i].device][host ? Q_LIVE_HOST_ALLOCS : Q_LIVE_DEVICE_ALLOCS]++;
+            if (!host) g_device_stats[g_live[i].device][Q_LIVE_DEVICE_BYTES] += (long long) bytes;
+            return;
+        }
+    }
+}
+static void untrack(uintptr_t p) {
+    for (int i = 0; i < MAX_LIVE; i++) {
+        if (g_live[i].p == p) {
+            int d = g_live[i].device;
+            g_device_stats[d][g_live[i].host ? Q_LIVE_HOST_ALLOCS : Q_LIVE_DEVICE_ALLOCS]--;
+            if (!g_live[i].host) g_device_stats[d][Q_LIVE_DEVICE_BYTES] -= (long long) g_live[i].bytes;
+            if (d != current_index()) g_device_stats[current_index()][Q_FOREIGN_FREES]++;
+            g_live[i].p = 0;
+            return;
+        }
+    }
+}
+
+/* What happened on device `device` (0, 1; 2 = with no context current) for `what` (a Q_ key). */
+long long fake_device_stat(int what, int device) {
+    return what >= 0 && what < Q_COUNT && device >= 0 && device < 3 ? g_device_stats[device][what] : -1;
+}
+
+/* Zeroes the call and copy counters (live allocations, retains and peer access stay: they are state). */
+void fake_reset_device_counters(void) {
+    for (int d = 0; d < 3; d++) {
+        g_device_stats[d][Q_CTX_CALLS] = 0;
+        g_device_stats[d][Q_PEER_COPIES_DIRECT] = 0;
+        g_device_stats[d][Q_PEER_COPIES_STAGED] = 0;
+        g_device_stats[d][Q_WRONG_CONTEXT] = 0;
+        g_device_stats[d][Q_FOREIGN_FREES] = 0;
+    }
+}
+
+/* What cuDeviceCanAccessPeer answers between the two devices (NVLink/PCIe P2P present or not). */
+void fake_set_peer_capable(int capable) { g_peer_capable = capable; }
+
+/* Files "exported" by a device, by inode: another device's context cannot import them. */
+static struct { dev_t dev; ino_t ino; int device; } g_exports[16];
+void fake_export(int fd, int device) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) return;
+    for (int i = 0; i < 16; i++) {
+        if (g_exports[i].ino == 0 || (g_exports[i].dev == st.st_dev && g_exports[i].ino == st.st_ino)) {
+            g_exports[i].dev = st.st_dev; g_exports[i].ino = st.st_ino; g_exports[i].device = device;
+            return;
+        }
+    }
+}
+static int exporting_device(int fd) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) return -1;
+    for (int i = 0; i < 16; i++) {
+        if (g_exports[i].ino && g_exports[i].dev == st.st_dev && g_exports[i].ino == st.st_ino) return g_exports[i].device;
+    }
+    return -1;
+}
+
 #define STICKY() do { \
+        g_device_stats[current_index()][Q_CTX_CALLS]++; \
         if (g_sticky_result && g_current_ctx == g_sticky_ctx) { g_calls_in_lost_context++; return g_sticky_result; } \
     } while (0)
 
@@ -136,11 +244,14 @@ static const char *name_of(CUresult r) {
     case 2: return "CUDA_ERROR_OUT_OF_MEMORY";
     case 100: return "CUDA_ERROR_NO_DEVICE";
     case 101: return "CUDA_ERROR_INVALID_DEVICE";
+    case 201: return "CUDA_ERROR_INVALID_CONTEXT";
+    case 217: return "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED";
     case 218: return "CUDA_ERROR_INVALID_PTX";
     case 400: return "CUDA_ERROR_INVALID_HANDLE";
     case 500: return "CUDA_ERROR_NOT_FOUND";
     case 600: return "CUDA_ERROR_NOT_READY";
     case 700: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+    case 704: return "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED";
     default: return 0;
     }
 }
@@ -210,15 +321,47 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
 CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) {
     if (bad_device(d)) return 101;
     *ctx = (void *) (uintptr_t) (0xC000 + d);
+    g_device_stats[d - 10][Q_RETAINS]++;
     return 0;
 }
-CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { return bad_device(d) ? 101 : 0; }
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) {
+    if (bad_device(d)) return 101;
+    if (g_device_stats[d - 10][Q_RETAINS] > 0 && --g_device_stats[d - 10][Q_RETAINS] == 0) {
+        /* The context is destroyed: the peer access it had, and others had to it, goes with it. */
+        for (int i = 0; i < 2; i++) {
+            g_peer_enabled[d - 10][i] = g_peer_enabled[i][d - 10] = 0;
+            g_device_stats[i][Q_PEER_ENABLED] &= ~(1 << (d - 10));
+        }
+        g_device_stats[d - 10][Q_PEER_ENABLED] = 0;
+    }
+    return 0;
+}
+CUresult cuDeviceCanAccessPeer(int *can, CUdevice d, CUdevice peer) {
+    if (bad_device(d) || bad_device(peer)) return 101;
+    *can = d != peer && g_peer_capable;
+    return 0;
+}
+CUresult cuCtxEnablePeerAccess(void *peer_ctx, unsigned int flags) {
+    STICKY();
+    int self = ctx_index(g_current_ctx), peer = ctx_index(peer_ctx);
+    if (self < 0 || peer < 0) return 201;
+    if (flags) return 1;
+    if (self == peer || !g_peer_capable) return 217;
+    if (g_peer_enabled[self][peer]) return 704;
+    g_peer_enabled[self][peer] = 1;
+    g_device_stats[self][Q_PEER_ENABLED] |= 1 << peer;
+    return 0;
+}
 CUresult cuCtxSetCurrent(void *ctx) { g_current_ctx = ctx; g_last[K_CTX] = (long long) (uintptr_t) ctx; return 0; }
 CUresult cuCtxGetCurrent(void **ctx) { STICKY(); *ctx = g_current_ctx; return 0; }
 CUresult cuCtxSynchronize(void) { STICKY(); return 0; }
 
 /* ---- streams and events: handles echo their flags; BUSY_HANDLE is never complete ---- */
-CUresult cuStreamCreate(void **s, unsigned int flags) { STICKY(); *s = (void *) (uintptr_t) (0x5000 + flags); return 0; }
+CUresult cuStreamCreate(void **s, unsigned int flags) {
+    STICKY();
+    *s = (void *) (uintptr_t) (0x5000 + flags + (current_index() == 1 ? 0x100 : 0));
+    return 0;
+}
 CUresult cuStreamDestroy_v2(void *s) { STICKY(); return s ? 0 : 400; }
 CUresult cuStreamSynchronize(void *s) { (void) s; STICKY(); return 0; }
 CUresult cuStreamQuery(void *s) { return (uintptr_t) s == BUSY_HANDLE ? 600 : 0; }
@@ -229,9 +372,14 @@ CUresult cuStreamWaitEvent(void *s, void *e, unsigned int flags) {
     g_last[K_FLAGS] = flags;
     return 0;
 }
-CUresult cuEventCreate(void **e, unsigned int flags) { STICKY(); *e = (void *) (uintptr_t) (0xE000 + flags); return 0; }
+CUresult cuEventCreate(void **e, unsigned int flags) {
+    STICKY();
+    *e = (void *) (uintptr_t) (0xE000 + flags + (current_index() == 1 ? 0x100 : 0));
+    return 0;
+}
 CUresult cuEventRecord(void *e, void *s) {
     STICKY();
+    if (wrong_context(handle_device(s, 0x5000)) || wrong_context(handle_device(e, 0xE000))) return 400;
     g_last[K_EVENT] = (long long) (uintptr_t) e;
     g_last[K_STREAM] = (long long) (uintptr_t) s;
     return 0;
@@ -250,6 +398,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
     STICKY();
     if (n > (1ull << 40)) return 2;
     *p = (CUdeviceptr) (uintptr_t) malloc(n);
+    track((uintptr_t) *p, 0, n);
     return 0;
 }
 /* Mapped external buffers are fake addresses at 0xD0000000 + offset (see cuExternalMemoryGetMappedBuffer). */
@@ -258,11 +407,13 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
 CUresult cuMemFree_v2(CUdeviceptr p) {
     STICKY();
     if (p >= FAKE_MAPPED_BASE && p < FAKE_MAPPED_END) return 0;
+    untrack((uintptr_t) p);
     free((void *) (uintptr_t) p);
     return 0;
 }
 CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, void *stream) {
     STICKY();
+    if (wrong_context(handle_device(stream, 0x5000))) return 400;
     g_last[K_ASYNC_ALLOCS]++;
     g_last[K_ASYNC_ALLOC_SIZE] = (long long) n;
     g_last[K_STREAM] = (long long) (uintptr_t) stream;
@@ -274,8 +425,8 @@ CUresult cuMemFreeAsync(CUdeviceptr p, void *stream) {
     g_last[K_STREAM] = (long long) (uintptr_t) stream;
     return cuMemFree_v2(p);
 }
-CUresult cuMemAllocHost_v2(void **p, size_t n) { STICKY(); *p = malloc(n); return 0; }
-CUresult cuMemFreeHost(void *p) { STICKY(); free(p); return 0; }
+CUresult cuMemAllocHost_v2(void **p, size_t n) { STICKY(); *p = malloc(n); track((uintptr_t) *p, 1, n); return 0; }
+CUresult cuMemFreeHost(void *p) { STICKY(); untrack((uintptr_t) p); free(p); return 0; }
 CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total_bytes) {
     *free_bytes = 70ull << 30;
     *total_bytes = 80ull << 30;
@@ -298,6 +449,14 @@ static CUresult copy(CUdeviceptr dst, const void *src, size_t n, void *stream) {
     return 0;
 }
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, void *s) { return copy(dst, (void *) (uintptr_t) src, n, s); }
+CUresult cuMemcpyPeerAsync(CUdeviceptr dst, void *dst_ctx, CUdeviceptr src, void *src_ctx, size_t n, void *s) {
+    STICKY();
+    int to = ctx_index(dst_ctx), from = ctx_index(src_ctx);
+    if (to < 0 || from < 0) return 201;
+    int direct = g_peer_capable && (g_peer_enabled[to][from] || g_peer_enabled[from][to]);
+    g_device_stats[current_index()][direct ? Q_PEER_COPIES_DIRECT : Q_PEER_COPIES_STAGED]++;
+    return copy(dst, (void *) (uintptr_t) src, n, s);
+}
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, void *s) { return copy(dst, src, n, s); }
 CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, void *s) { return copy((CUdeviceptr) (uintptr_t) dst, (void *) (uintptr_t) src, n, s); }
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, void *s) { return copy(dst, (void *) (uintptr_t) src, n, s); }
@@ -370,6 +529,7 @@ CUresult cuLaunchKernel(void *f, unsigned int gx, unsigned int gy, unsigned int 
         return 400;
     }
     if (extra || !params || gy != 1 || gz != 1 || by != 1 || bz != 1) return 1;
+    if (wrong_context(handle_device(stream, 0x5000))) return 400;
     g_last[K_GRID] = gx;
     g_last[K_BLOCK] = bx;
     g_last[K_SHARED_MEM] = shared_mem;
@@ -414,6 +574,9 @@ CUresult cuImportExternalMemory(void **out, const CUDA_EXTERNAL_MEMORY_HANDLE_DE
     g_last[K_FLAGS] = d->flags;
     g_last[K_NONZERO_RESERVED] = nonzero(d->reserved, 16);
     if (g_last[K_NONZERO_RESERVED]) return 1;
+    if (d->type == 1 && exporting_device(d->handle.fd) >= 0 && exporting_device(d->handle.fd) != current_index()) {
+        return 1; /* an export of the other GPU */
+    }
     *out = (void *) (uintptr_t) 0xE3E3;
     return 0;
 }
