@@ -204,7 +204,7 @@ public final class EspcnBenchmark {
         return new OnnxTensorData(name, type, dims, halves(values));
     }
 
-    private static byte[] halves(float[] values) {
+    static byte[] halves(float[] values) {
         ByteBuffer bytes = ByteBuffer.allocate(values.length * 2).order(ByteOrder.LITTLE_ENDIAN);
         for (float v : values) {
             bytes.putShort(Float.floatToFloat16(v));
