@@ -73,7 +73,8 @@ public final class TorchvisionBenchmark {
      */
     public static void run(Path loaderLibrary, String python, Path script, List<String> only, int iterations)
             throws Exception {
-        CudaDeviceInfo info = CudaDriver.load().deviceInfo(0);
+        CudaDriver driver = CudaDriver.load();
+        CudaDeviceInfo info = driver.deviceInfo(0);
         OrtHost host = OrtHost.shared();
         Path work = Files.createTempDirectory("javaep-torchvision");
         List<String> log = new ArrayList<>();
@@ -90,8 +91,10 @@ public final class TorchvisionBenchmark {
         Map<String, List<TorchCase>> byModel = new LinkedHashMap<>();
         cases.forEach(c -> byModel.computeIfAbsent(c.model(), m -> new ArrayList<>()).add(c));
         Properties saved = (Properties) System.getProperties().clone(); // javaep.cuda.graphs is set per session
-        try (OrtEnvironment env = host.createEnvironment("javaep-torchvision-bench", OrtHost.LogLevel.ERROR)) {
+        try (OrtEnvironment env = host.createEnvironment("javaep-torchvision-bench", OrtHost.LogLevel.WARNING)) {
+            progress("environment created");
             env.registerExecutionProviderLibrary("javaep-torchvision-bench", loaderLibrary);
+            progress("javaep registered");
             try {
                 for (var entry : byModel.entrySet()) {
                     TorchCase first = entry.getValue().getFirst();
@@ -134,10 +137,13 @@ public final class TorchvisionBenchmark {
         }
         try {
             TensorData input = input(c.type(), c.inputShape());
+            progress(c.onnx().getFileName() + ": ORT CPU reference");
             float[] reference = reference(env, c.float32Onnx(), asFloat32(input));
             float[] output = new float[reference.length];
+            progress(c.onnx().getFileName() + ": JavaCuda, graphs on");
             System.setProperty("javaep.cuda.graphs", "on");
             double graphsOn = timeOnJavaCuda(env, c, input, iterations, output);
+            progress(c.onnx().getFileName() + ": JavaCuda, graphs off");
             System.setProperty("javaep.cuda.graphs", "off");
             double graphsOff = timeOnJavaCuda(env, c, input, iterations, new float[reference.length]);
             return formatRow(c, new JavaCudaResult(graphsOn, graphsOff, relativeError(output, reference)), torchEager,
@@ -147,6 +153,13 @@ public final class TorchvisionBenchmark {
             notes.add("batch " + c.batch() + " " + c.dtype() + ": JavaCuda did not run it: " + message);
             return String.format(Locale.ROOT, "| %d | %s | not taken whole | — | %s | %s | — | missed | — |", c.batch(),
                     c.dtype(), torchEager, torchGraph);
+        }
+    }
+
+    /** With {@code -Djavaep.bench.progress=true}, where the benchmark is, on stderr (to place a crash or a hang). */
+    private static void progress(String what) {
+        if (Boolean.getBoolean("javaep.bench.progress")) {
+            System.err.println("[bench-torchvision] " + what);
         }
     }
 
