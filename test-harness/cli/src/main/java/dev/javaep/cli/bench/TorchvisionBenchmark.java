@@ -194,20 +194,11 @@ public final class TorchvisionBenchmark {
             env.copyTensors(List.of(hostInput), List.of(deviceInput), null);
             binding.bindInput(session.inputNames().getFirst(), deviceInput)
                     .bindOutput(session.outputNames().getFirst(), deviceOutput);
-            for (int i = 0; i < WARM_UP; i++) {
-                session.run(binding, null);
-            }
-            double[] times = new double[iterations];
-            for (int i = 0; i < iterations; i++) {
-                long t0 = System.nanoTime();
-                session.run(binding, null);
-                times[i] = (System.nanoTime() - t0) / 1e6;
-            }
+            double median = RunTimer.medianMillis(session, binding, WARM_UP, iterations);
             env.copyTensors(List.of(deviceOutput), List.of(hostOutput), null);
             float[] values = asFloat32(hostOutput.toHost()).floats();
             System.arraycopy(values, 0, output, 0, output.length);
-            Arrays.sort(times);
-            return times[iterations / 2];
+            return median;
         }
     }
 
