@@ -24,12 +24,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.stream.Stream;
 
 /**
  * torchvision architectures exported by PyTorch, on JavaCuda next to PyTorch on the same GPU (issue 13). The script
@@ -92,9 +94,14 @@ public final class TorchvisionBenchmark {
         cases.forEach(c -> byModel.computeIfAbsent(c.model(), m -> new ArrayList<>()).add(c));
         Properties saved = (Properties) System.getProperties().clone(); // javaep.cuda.graphs is set per session
         try (OrtEnvironment env = host.createEnvironment("javaep-torchvision-bench", OrtHost.LogLevel.ERROR)) {
-            progress("environment created");
-            env.registerExecutionProviderLibrary("javaep-torchvision-bench", loaderLibrary);
-            progress("javaep registered");
+            try {
+                env.registerExecutionProviderLibrary("javaep-torchvision-bench", loaderLibrary);
+            } catch (RuntimeException e) {
+                // said before the environment closes: a failed registration has crashed ORT's ReleaseEnv (ORT 1.30)
+                System.out.println("registering " + loaderLibrary + " failed: " + e.getMessage());
+                System.out.flush();
+                throw e;
+            }
             try {
                 for (var entry : byModel.entrySet()) {
                     TorchCase first = entry.getValue().getFirst();
@@ -119,6 +126,7 @@ public final class TorchvisionBenchmark {
             }
         } finally {
             System.setProperties(saved);
+            deleteTree(work);
         }
         System.out.printf(Locale.ROOT, "Median of %d iterations per side after warm-up (JavaCuda: %d Runs, the first compiles"
                 + " the kernels and times cuDNN's algorithms); a Run and a PyTorch iteration both end synchronised."
@@ -153,6 +161,15 @@ public final class TorchvisionBenchmark {
             notes.add("batch " + c.batch() + " " + c.dtype() + ": JavaCuda did not run it: " + message);
             return String.format(Locale.ROOT, "| %d | %s | failed (below) | — | %s | %s | — | missed | — |", c.batch(),
                     c.dtype(), torchEager, torchGraph);
+        }
+    }
+
+    /** The exported files (some 300 MB for the four models) go when the tables are printed. */
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
         }
     }
 
