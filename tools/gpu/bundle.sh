@@ -51,8 +51,10 @@ rm -f "$OUT_DIR/deps/onnxruntime.jar"
 fetch_vulkan_debs
 
 rm -rf "$STAGE" && mkdir -p "$STAGE"/{lib,test-classes,node-tests,debs}
-"$JDK/bin/jlink" --add-modules java.base,java.logging,java.management,java.xml,jdk.unsupported,jdk.management,jdk.incubator.vector \
+"$JDK/bin/jlink" --add-modules java.base,java.logging,java.management,java.xml,jdk.unsupported,jdk.management,jdk.incubator.vector,jdk.jfr \
   --strip-debug --no-man-pages --no-header-files --compress=zip-9 --output "$STAGE/jdk"
+# jdk.jfr: javaep's JFR events (bridge.events, cuda.events) subclass jdk.jfr.Event; without the module JavaCuda's
+# CreateDataTransfer failed with NoClassDefFoundError: jdk/jfr/Event and ORT 1.30's ReleaseEnv then crashed the JVM.
 # libjvm.so's native symbols are most of the bundle's JDK; the carried tree has a 64 MiB limit
 command -v strip >/dev/null && strip --strip-unneeded "$STAGE"/jdk/lib/server/libjvm.so
 

@@ -2,6 +2,8 @@
 # Runs javaep's GPU suite on the GPU machine, in one command, from the bundle tools/gpu/bundle.sh made:
 #   tools/gpu/run-suite.sh [STEP...]      steps: devices junit ort129 python bench bench-espcn bench-interop sanitizer
 #                                         conformance (the kit on JavaCuda) bench-networks (JavaCpu vs ORT CPU)
+#                                         bench-torchvision (torchvision nets: JavaCuda vs PyTorch eager and CUDA graph;
+#                                         TORCHVISION_ARGS="--only resnet18 --iterations 50" narrows it)
 #                                         (JUNIT_CLASS=a.B,c.D limits junit to those classes)
 #                                         (default: all but sanitizer, which runs the JavaCuda partition matrix,
 #                                         or $SANITIZER_CLASS (a.B,c.D), under compute-sanitizer --tool memcheck)
@@ -164,6 +166,11 @@ for s in "${STEPS[@]}"; do
                --session-cycles "${CONFORMANCE_SESSION_CYCLES:-200}" ;;
     bench-networks)  # JavaCpu vs ORT's CPU EP on the exported networks, on this machine's cores (issue 13)
              step bench-networks 300 "$B/bin/javaep" bench-networks "$B/test-classes/models/torch" --threads "1,$(nproc)" ;;
+    bench-torchvision)  # torchvision architectures exported by PyTorch: JavaCuda vs PyTorch eager and CUDA-graph replay (issue 13)
+             # shellcheck disable=SC2086  # TORCHVISION_ARGS is a list of words
+             step bench-torchvision 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
+               dev.javaep.cli.JavaepCli --dist "$B" bench-torchvision --python "$PYTHON" \
+               --torch-script "$ROOT/tools/gpu/torchvision_bench.py" ${TORCHVISION_ARGS:-} ;;
     *) echo "unknown step $s"; failed=$((failed + 1)) ;;
   esac
 done

@@ -39,6 +39,9 @@ import java.util.stream.Stream;
  *   javaep bench-cuda                   JavaCudaExecutionProvider benchmark tables (needs an NVIDIA GPU)
  *   javaep bench-espcn [--python PY] [--torch-script PATH]
  *                                       ESPCN x2 1080p on JavaCuda (direct vs cuDNN) vs PyTorch (needs an NVIDIA GPU)
+ *   javaep bench-torchvision [--python PY] [--torch-script PATH] [--only A,B] [--iterations N]
+ *                                       torchvision architectures (exported by PyTorch) on JavaCuda vs PyTorch eager
+ *                                       and CUDA-graph replay, batch 1 and 8, float32 and float16 (needs an NVIDIA GPU)
  *   javaep bench-networks DIR [--threads 1,N] [--only A,B]
  *                                        JavaCpu (fallback disabled) vs ORT's CPU EP at equal intra-op thread counts
  *                                        on the networks of DIR/models.tsv and a 16-activation chain
@@ -118,6 +121,16 @@ public final class JavaepCli {
                 String script = option(params, "--torch-script", "tools/gpu/espcn_torch.py");
                 yield benchmark(() -> dev.javaep.cli.bench.EspcnBenchmark.run(defaultLibrary, python, Path.of(script)));
             }
+            case "bench-torchvision" -> {
+                // bench-torchvision [--python PY] [--torch-script tools/gpu/torchvision_bench.py] [--only A,B] [--iterations N]
+                List<String> rest = new ArrayList<>(params);
+                List<String> only = takeList(rest, "--only");
+                String python = option(rest, "--python", "/opt/torch/.venv/bin/python");
+                String script = option(rest, "--torch-script", "tools/gpu/torchvision_bench.py");
+                int iterations = Integer.parseInt(option(rest, "--iterations", "100"));
+                yield benchmark(() -> dev.javaep.cli.bench.TorchvisionBenchmark.run(defaultLibrary, python, Path.of(script),
+                        only, iterations));
+            }
             case "bench-networks" -> {
                 List<String> positional = new ArrayList<>(params);
                 List<String> threads = takeList(positional, "--threads");
@@ -194,7 +207,7 @@ public final class JavaepCli {
     }
 
     private static int usage() {
-        System.err.println("usage: javaep [demo [--out DIR] | bench | bench-cuda | bench-espcn"
+        System.err.println("usage: javaep [demo [--out DIR] | bench | bench-cuda | bench-espcn | bench-torchvision [--only A,B]"
                 + " | bench-networks DIR [--threads 1,N] [--only A,B] | devices [LIBRARY]"
                 + " | node-tests DIR [EP] [LIBRARY] [--ops A,B] | op-table DIR [EP] [LIBRARY] [--ops A,B]"
                 + " | compare MODEL [EP] [LIBRARY] | conformance [LIBRARY] [--ep NAME] [--node-tests DIR] [--report DIR]"

@@ -130,17 +130,7 @@ public final class EspcnBenchmark {
                  IoBinding binding = session.createIoBinding()) {
                 env.copyTensors(List.of(hostInput), List.of(deviceInput), null);
                 binding.bindInput("x", deviceInput).bindOutputToDevice("y", deviceMemory);
-                for (int i = 0; i < 5; i++) {
-                    session.run(binding, null);
-                }
-                double[] times = new double[FRAMES];
-                for (int i = 0; i < FRAMES; i++) {
-                    long t0 = System.nanoTime();
-                    session.run(binding, null);
-                    times[i] = (System.nanoTime() - t0) / 1e6;
-                }
-                Arrays.sort(times);
-                return times[FRAMES / 2];
+                return RunTimer.medianMillis(session, binding, 5, FRAMES);
             }
         }
     }
@@ -204,7 +194,7 @@ public final class EspcnBenchmark {
         return new OnnxTensorData(name, type, dims, halves(values));
     }
 
-    private static byte[] halves(float[] values) {
+    static byte[] halves(float[] values) {
         ByteBuffer bytes = ByteBuffer.allocate(values.length * 2).order(ByteOrder.LITTLE_ENDIAN);
         for (float v : values) {
             bytes.putShort(Float.floatToFloat16(v));

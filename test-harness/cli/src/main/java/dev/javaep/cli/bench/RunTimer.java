@@ -1,5 +1,6 @@
 package dev.javaep.cli.bench;
 
+import dev.javaep.host.IoBinding;
 import dev.javaep.host.Session;
 import dev.javaep.host.TensorData;
 import java.util.Arrays;
@@ -18,6 +19,21 @@ public final class RunTimer {
             long t0 = System.nanoTime();
             session.run(input);
             times[i] = (System.nanoTime() - t0) / 1e3;
+        }
+        Arrays.sort(times);
+        return times[samples / 2];
+    }
+
+    /** Median ms of {@code Session.run(binding)} (a Run ends synchronised) after {@code warmUp} untimed Runs. */
+    public static double medianMillis(Session session, IoBinding binding, int warmUp, int samples) {
+        for (int i = 0; i < warmUp; i++) {
+            session.run(binding, null);
+        }
+        double[] times = new double[samples];
+        for (int i = 0; i < samples; i++) {
+            long t0 = System.nanoTime();
+            session.run(binding, null);
+            times[i] = (System.nanoTime() - t0) / 1e6;
         }
         Arrays.sort(times);
         return times[samples / 2];
