@@ -75,7 +75,7 @@ final class DataTransferBridge extends StructBridge {
                     api.tensorMutableData(to).address(), toLocation, size, stream));
         }
         bridge.transfer.copy(copies);
-        if (event != null && CopyTensorsEvent.endAndCheck(event)) {
+        if (event != null && CopyTensorsEvent.accepted(event)) {
             commit(event, bridge.epName, copies);
         }
         BridgeStatistics.record(BridgeStatistics.Callback.COPY_TENSORS, start);

@@ -13,7 +13,10 @@ import jdk.jfr.StackTrace;
  * }
  * }</pre>
  * and at the end sets its fields and commits only after {@link #endAndCheck}, so nothing is allocated or computed
- * for an unrecorded event. Test {@link FlightRecorder#AVAILABLE} before touching an event class. No stack traces:
+ * for an unrecorded event. Test {@link FlightRecorder#AVAILABLE} before touching an event class, and outside the event's
+ * own class pass an event only to methods typed by that class (e.g. a static {@code accepted(MyEvent)} that calls
+ * {@link #endAndCheck}): handing it where a {@code RecordedEvent} is declared makes the verifier load the event class when
+ * it links the caller, which fails on a runtime without {@code jdk.jfr}. No stack traces:
  * the events are per call, and the stack would cost more than the call.
  */
 @StackTrace(false)

@@ -40,7 +40,18 @@ public final class CopyTensorsEvent extends BridgeEvent {
         return GATE.isEnabled() ? begun(new CopyTensorsEvent()) : null;
     }
 
-    /** Commits an event {@link #endAndCheck} accepted (the caller computes the batch's direction and device only then). */
+    /**
+     * Ends {@code event} and says whether a recording wants it ({@link #endAndCheck} for this type). Callers outside the
+     * events package call this, not the inherited {@code endAndCheck(RecordedEvent)}: passing a {@code CopyTensorsEvent}
+     * where a {@code RecordedEvent} is declared makes the JVM's verifier load both classes when it links the caller, and
+     * on a runtime without {@code jdk.jfr} that fails the caller's class (the bridge's data transfer) whether or not a
+     * recording ever starts.
+     */
+    public static boolean accepted(CopyTensorsEvent event) {
+        return endAndCheck(event);
+    }
+
+    /** Commits an event {@link #accepted} accepted (the caller computes the batch's direction and device only then). */
     public static void commit(CopyTensorsEvent event, String executionProvider, int copies, long bytes, String direction,
                               String device, long stream) {
         event.executionProvider = executionProvider;
