@@ -29,9 +29,10 @@ import org.junit.jupiter.api.Test;
 /**
  * JavaCuda's conv and pool kernels on GPU 0 against JavaCpu's kernels (themselves checked against naive loops), for
  * float32 and float16 on the same inputs (float16 runs read inputs rounded to float16 on both sides). Tolerances:
- * float32 1e-4 relative to max(1, |y|) (the sums run in another order, with fused multiply-adds); float16 2e-3
- * relative (both accumulate in float, and Y rounds once to float16, whose step is 2^-10 of the value: an
- * accumulation that lands near a rounding boundary may round one step apart). Prints kernel times for a few layer
+ * float32 1e-4 relative to max(1, |y|) (the sums run in another order, with fused multiply-adds); float16 4e-3
+ * relative (Y rounds to float16, whose step is 2^-10 of the value, and cuDNN picks its algorithm by GPU timing, so per
+ * run: its float16 tensor-core algorithms for a transposed convolution were measured 2.4e-3 away (5 float16 steps
+ * near 1) on an H100 in two runs of three, where the direct kernels stay within 1e-3). Prints kernel times for a few layer
  * shapes from real networks.
  */
 @Tag("gpu")
@@ -149,7 +150,7 @@ class ConvGpuTest extends GpuTest {
                 float[] actual = context.output(0);
                 assertArrayEquals(CpuKernels.forNode(node).orElseThrow().outputShapes(shapes)[0], context.outputShape(0), what);
                 assertEquals(expected.length, actual.length, what);
-                float tolerance = type == F32 ? 1e-4f : 2e-3f;
+                float tolerance = type == F32 ? 1e-4f : 4e-3f;
                 double worst = 0;
                 for (int i = 0; i < expected.length; i++) {
                     double error = Math.abs(expected[i] - actual[i]) / Math.max(1f, Math.abs(expected[i]));
