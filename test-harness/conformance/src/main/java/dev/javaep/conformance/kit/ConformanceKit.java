@@ -55,6 +55,9 @@ public final class ConformanceKit {
                 results.addAll(run.results());
                 opTable.addAll(run.opTable());
                 facts.putAll(run.facts());
+                if (facts.containsKey(KitContext.USAGE_ERROR)) {
+                    break; // --device out of range: every other group would say the same
+                }
             }
         }
         facts.put("elapsed", String.format("%.1f s", (System.nanoTime() - start) / 1e9));
