@@ -78,6 +78,10 @@ typedef struct GalleryKernel {
 } GalleryKernel;
 
 static GalleryFactory gallery_factory;
+/* How many CreateEpFactories calls have not been released yet. The factory is one static struct, so a second load
+ * (the conformance kit's registration.ort-version-supported calls CreateEpFactories beside ORT) must share it, not
+ * reset it, and only the last ReleaseEpFactory may free what it holds: ORT still asks the allocator of the first. */
+static size_t gallery_factory_users;
 
 #define API(name) ORT_FN(gallery_factory.api, OrtApi, name)
 #define EP_API(name) ORT_FN(gallery_factory.ep_api, OrtEpApi, name)
@@ -505,6 +509,12 @@ GALLERY_EXPORT OrtStatus* CreateEpFactories(const char* registration_name, const
     return ORT_FN(v1, OrtApi, CreateStatus)(GALLERY_ORT_EP_FAIL, GALLERY_EP_NAME " needs ORT API 24 (ORT 1.24+)");
   }
   if (max_factories < 1) return ORT_FN(api, OrtApi, CreateStatus)(GALLERY_ORT_INVALID_ARGUMENT, "no room for a factory");
+  if (gallery_factory_users > 0) { /* already made: share it */
+    gallery_factory_users++;
+    factories[0] = &gallery_factory.base;
+    *num_factories = 1;
+    return NULL;
+  }
   memset(&gallery_factory, 0, sizeof gallery_factory);
   gallery_factory.api = api;
   gallery_factory.ep_api = API(GetEpApi)();
@@ -534,6 +544,7 @@ GALLERY_EXPORT OrtStatus* CreateEpFactories(const char* registration_name, const
   f->CreateAllocator = factory_create_allocator;
   f->ReleaseAllocator = factory_release_allocator;
 #endif
+  gallery_factory_users = 1;
   factories[0] = f;
   *num_factories = 1;
   return NULL;
@@ -541,6 +552,7 @@ GALLERY_EXPORT OrtStatus* CreateEpFactories(const char* registration_name, const
 
 GALLERY_EXPORT OrtStatus* ReleaseEpFactory(OrtEpFactory* factory) {
   GalleryFactory* gallery = (GalleryFactory*)factory;
+  if (gallery_factory_users > 0 && --gallery_factory_users > 0) return NULL; /* another load still uses it */
   if (gallery->device_memory != NULL) {
     API(ReleaseMemoryInfo)(gallery->device_memory);
     gallery->device_memory = NULL;
