@@ -31,7 +31,7 @@ build() { # <library file> <EP name> <fault>
 build libjavaep_gallery_c.so CGalleryExecutionProvider FAULT_NONE
 for fault in WRONG_ADD:WrongAdd CRASH_IN_COMPUTE:CrashInCompute LEAK_PER_SESSION:LeakPerSession \
              CAPABILITY_ERROR:CapabilityError MISALIGNED_ALLOCATOR:MisalignedAllocator NOT_THREAD_SAFE:NotThreadSafe \
-             DOUBLE_RELEASE:DoubleRelease; do
+             DOUBLE_RELEASE:DoubleRelease CYCLE_CLAIM:CycleClaim BAD_MEMORY_INFO:BadMemoryInfo; do
   macro=${fault%%:*}
   lower=$(echo "$macro" | tr 'A-Z' 'a-z')
   build "libjavaep_gallery_c_$lower.so" "CGallery${fault#*:}ExecutionProvider" "FAULT_$macro"

@@ -20,6 +20,8 @@
 #define FAULT_MISALIGNED_ALLOCATOR 5 /* the EP's device allocator returns 64-byte aligned + 1 */
 #define FAULT_NOT_THREAD_SAFE 6      /* Compute goes through one static scratch buffer */
 #define FAULT_DOUBLE_RELEASE 7       /* ReleaseNodeComputeInfos frees each info twice */
+#define FAULT_CYCLE_CLAIM 8          /* GetCapability claims every Add of the graph as one group, whatever lies between */
+#define FAULT_BAD_MEMORY_INFO 9      /* the CPU device registers DEFAULT memory of a GPU, with no name */
 
 #ifndef GALLERY_FAULT
 #define GALLERY_FAULT FAULT_NONE
@@ -43,6 +45,7 @@ enum {
   GALLERY_ONNX_TENSOR = 1,           /* ONNX_TYPE_TENSOR */
   GALLERY_FLOAT = 1,                 /* ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT */
   GALLERY_MEMORY_DEVICE_CPU = 0,     /* OrtMemoryInfoDeviceType_CPU */
+  GALLERY_MEMORY_DEVICE_GPU = 1,     /* OrtMemoryInfoDeviceType_GPU */
   GALLERY_MEMORY_DEFAULT = 0,        /* OrtDeviceMemoryType_DEFAULT */
   GALLERY_DEVICE_ALLOCATOR = 0       /* OrtDeviceAllocator */
 };
@@ -59,7 +62,7 @@ typedef struct GalleryFactory {
   OrtEpFactory base; /* first: the OrtEpFactory* ORT holds is this struct */
   const OrtApi* api;
   const OrtEpApi* ep_api;
-  OrtMemoryInfo* device_memory; /* FAULT_MISALIGNED_ALLOCATOR only */
+  OrtMemoryInfo* device_memory; /* FAULT_MISALIGNED_ALLOCATOR and FAULT_BAD_MEMORY_INFO only */
 } GalleryFactory;
 
 typedef struct GalleryEp {
@@ -75,6 +78,10 @@ typedef struct GalleryKernel {
 } GalleryKernel;
 
 static GalleryFactory gallery_factory;
+/* How many CreateEpFactories calls have not been released yet. The factory is one static struct, so a second load
+ * (the conformance kit's registration.ort-version-supported calls CreateEpFactories beside ORT) must share it, not
+ * reset it, and only the last ReleaseEpFactory may free what it holds: ORT still asks the allocator of the first. */
+static size_t gallery_factory_users;
 
 #define API(name) ORT_FN(gallery_factory.api, OrtApi, name)
 #define EP_API(name) ORT_FN(gallery_factory.ep_api, OrtEpApi, name)
@@ -295,11 +302,23 @@ static OrtStatus* ORT_API_CALL ep_get_capability(OrtEp* this_ptr, const OrtGraph
   const OrtNode** nodes = malloc(count * sizeof *nodes);
   if (nodes == NULL) return gallery_error(GALLERY_ORT_EP_FAIL, GALLERY_EP_NAME ": out of memory");
   OrtStatus* status = API(Graph_GetNodes)(graph, nodes, count);
+#if GALLERY_FAULT == FAULT_CYCLE_CLAIM
+  /* The fault: every float Add in one group ("fewer, bigger kernels"), without asking what lies between them. In
+   * Add -> Neg -> Add the EP declines Neg, and the group {Add, Add} makes a cycle through it. */
+  size_t adds = 0;
+  for (size_t i = 0; i < count && status == NULL; i++) {
+    int op = -1;
+    status = supported_op(nodes[i], &op);
+    if (status == NULL && op == GALLERY_ADD) nodes[adds++] = nodes[i];
+  }
+  if (status == NULL && adds > 0) status = EP_API(EpGraphSupportInfo_AddNodesToFuse)(support, nodes, adds, NULL);
+#else
   for (size_t i = 0; i < count && status == NULL; i++) {
     int op = -1;
     status = supported_op(nodes[i], &op);
     if (status == NULL && op >= 0) status = EP_API(EpGraphSupportInfo_AddNodesToFuse)(support, &nodes[i], 1, NULL);
   }
+#endif
   free(nodes);
   return status;
 #endif
@@ -422,23 +441,30 @@ static bool ORT_API_CALL factory_is_stream_aware(const OrtEpFactory* this_ptr) {
   return false;
 }
 
-/* ---- the device allocator: only FAULT_MISALIGNED_ALLOCATOR registers memory of its own (the others are served by
- * ORT's CPU allocator) ---------------------------------------------------------------------------------------------- */
+/* ---- the device allocator: only FAULT_MISALIGNED_ALLOCATOR and FAULT_BAD_MEMORY_INFO register memory of their own
+ * (the others are served by ORT's CPU allocator) ------------------------------------------------------------------- */
+#if GALLERY_FAULT == FAULT_MISALIGNED_ALLOCATOR || GALLERY_FAULT == FAULT_BAD_MEMORY_INFO
+#define GALLERY_OWN_MEMORY 1
 #if GALLERY_FAULT == FAULT_MISALIGNED_ALLOCATOR
+#define GALLERY_MISALIGNMENT 1 /* the fault: 64-byte aligned + 1 */
+#else
+#define GALLERY_MISALIGNMENT 0
+#endif
 
 #define GALLERY_ALIGNMENT 64
 
 static void* ORT_API_CALL allocator_alloc(OrtAllocator* this_ptr, size_t size) {
   (void)this_ptr;
   /* room for the +1 below and for the size's round-up aligned_alloc wants */
+  if (size > SIZE_MAX - 2 * GALLERY_ALIGNMENT) return NULL; /* the round-up below would wrap */
   size_t rounded = (size + 1 + GALLERY_ALIGNMENT - 1) / GALLERY_ALIGNMENT * GALLERY_ALIGNMENT;
   unsigned char* block = aligned_alloc(GALLERY_ALIGNMENT, rounded);
-  return block == NULL ? NULL : block + 1; /* the fault: 64-byte aligned + 1 */
+  return block == NULL ? NULL : block + GALLERY_MISALIGNMENT;
 }
 
 static void ORT_API_CALL allocator_free(OrtAllocator* this_ptr, void* p) {
   (void)this_ptr;
-  if (p != NULL) free((unsigned char*)p - 1);
+  if (p != NULL) free((unsigned char*)p - GALLERY_MISALIGNMENT);
 }
 
 static const OrtMemoryInfo* ORT_API_CALL allocator_info(const OrtAllocator* this_ptr) {
@@ -483,6 +509,12 @@ GALLERY_EXPORT OrtStatus* CreateEpFactories(const char* registration_name, const
     return ORT_FN(v1, OrtApi, CreateStatus)(GALLERY_ORT_EP_FAIL, GALLERY_EP_NAME " needs ORT API 24 (ORT 1.24+)");
   }
   if (max_factories < 1) return ORT_FN(api, OrtApi, CreateStatus)(GALLERY_ORT_INVALID_ARGUMENT, "no room for a factory");
+  if (gallery_factory_users > 0) { /* already made: share it */
+    gallery_factory_users++;
+    factories[0] = &gallery_factory.base;
+    *num_factories = 1;
+    return NULL;
+  }
   memset(&gallery_factory, 0, sizeof gallery_factory);
   gallery_factory.api = api;
   gallery_factory.ep_api = API(GetEpApi)();
@@ -502,9 +534,17 @@ GALLERY_EXPORT OrtStatus* CreateEpFactories(const char* registration_name, const
   RETURN_IF_ERROR(API(CreateMemoryInfo_V2)("CGalleryMemory", GALLERY_MEMORY_DEVICE_CPU, 0xCA11, 0,
                                            GALLERY_MEMORY_DEFAULT, 0, GALLERY_DEVICE_ALLOCATOR,
                                            &gallery_factory.device_memory));
+#elif GALLERY_FAULT == FAULT_BAD_MEMORY_INFO
+  /* The fault: DEFAULT memory that says it is a GPU's, offered on a CPU device, and unnamed (ORT keys allocators by
+   * memory info: a host cannot tell which memory this is, and a GPU EP's kernels would get host pointers). */
+  RETURN_IF_ERROR(API(CreateMemoryInfo_V2)("", GALLERY_MEMORY_DEVICE_GPU, 0xCA11, 0, GALLERY_MEMORY_DEFAULT, 0,
+                                           GALLERY_DEVICE_ALLOCATOR, &gallery_factory.device_memory));
+#endif
+#ifdef GALLERY_OWN_MEMORY
   f->CreateAllocator = factory_create_allocator;
   f->ReleaseAllocator = factory_release_allocator;
 #endif
+  gallery_factory_users = 1;
   factories[0] = f;
   *num_factories = 1;
   return NULL;
@@ -512,6 +552,7 @@ GALLERY_EXPORT OrtStatus* CreateEpFactories(const char* registration_name, const
 
 GALLERY_EXPORT OrtStatus* ReleaseEpFactory(OrtEpFactory* factory) {
   GalleryFactory* gallery = (GalleryFactory*)factory;
+  if (gallery_factory_users > 0 && --gallery_factory_users > 0) return NULL; /* another load still uses it */
   if (gallery->device_memory != NULL) {
     API(ReleaseMemoryInfo)(gallery->device_memory);
     gallery->device_memory = NULL;

@@ -53,7 +53,7 @@ import java.util.stream.Stream;
  *                                        ORT's CPU EP, as a Markdown table (docs/ops.md); every op found without --ops
  *   javaep compare MODEL [EP] [LIBRARY]  run MODEL on one EP (fallback disabled) and on ORT's CPU EP with the
  *                                        same random inputs, and compare the outputs
- *   javaep conformance [LIBRARY] [--ep NAME] [--node-tests DIR] [--node-test-filter REGEX] [--models DIR]
+ *   javaep conformance [LIBRARY] [--ep NAME] [--device N] [--node-tests DIR] [--node-test-filter REGEX] [--models DIR]
  *                      [--report DIR] [--only GROUP,...] [--timeout S] [--session-cycles N] [--validate] ...
  *                                        the conformance kit: every check group in a child JVM of its own;
  *                                        writes JUnit XML, Markdown and HTML reports; exit 0 only when nothing
@@ -174,7 +174,7 @@ public final class JavaepCli {
             }
         } catch (IllegalArgumentException e) {
             throw new UserError("javaep conformance: " + e.getMessage() + "\nusage: javaep conformance [LIBRARY] [--ep NAME]"
-                    + " [--node-tests DIR] [--node-test-filter REGEX] [--node-test-limit N] [--models DIR] [--report DIR]"
+                    + " [--device N] [--node-tests DIR] [--node-test-filter REGEX] [--node-test-limit N] [--models DIR] [--report DIR]"
                     + " [--only GROUP,...] [--timeout S] [--registration-cycles N] [--session-cycles N] [--threads N]"
                     + " [--runs N] [--validate]; groups: " + String.join(", ", CheckGroups.names()));
         }
@@ -210,7 +210,7 @@ public final class JavaepCli {
         System.err.println("usage: javaep [demo [--out DIR] | bench | bench-cuda | bench-espcn | bench-torchvision [--only A,B]"
                 + " | bench-networks DIR [--threads 1,N] [--only A,B] | devices [LIBRARY]"
                 + " | node-tests DIR [EP] [LIBRARY] [--ops A,B] | op-table DIR [EP] [LIBRARY] [--ops A,B]"
-                + " | compare MODEL [EP] [LIBRARY] | conformance [LIBRARY] [--ep NAME] [--node-tests DIR] [--report DIR]"
+                + " | compare MODEL [EP] [LIBRARY] | conformance [LIBRARY] [--ep NAME] [--device N] [--node-tests DIR] [--report DIR]"
                 + " [--only GROUP,...] [--timeout S] ...]");
         return 2;
     }

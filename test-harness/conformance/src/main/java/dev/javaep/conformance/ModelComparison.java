@@ -54,27 +54,31 @@ public final class ModelComparison {
              SessionOptions onOrtCpu = env.createSessionOptions();
              Session epSession = env.createSession(model, onEp);
              Session ortSession = env.createSession(model, onOrtCpu)) {
-            Map<String, TensorData> actual = epSession.run(inputs);
-            Map<String, TensorData> reference = ortSession.run(inputs);
-            List<String> mismatches = new ArrayList<>();
-            double maxDiff = 0;
-            for (var output : reference.entrySet()) {
-                TensorData expected = output.getValue();
-                TensorData got = actual.get(output.getKey());
-                String mismatch = got == null ? "missing" : NodeTestRunner.compare(
-                        new OnnxTensorData(output.getKey(), expected.elementType(), expected.shape(), expected.data()), got);
-                if (mismatch != null) {
-                    mismatches.add(output.getKey() + ": " + mismatch);
-                } else if (expected.elementType() == ElementType.FLOAT) {
-                    float[] e = expected.floats();
-                    float[] a = got.floats();
-                    for (int i = 0; i < e.length; i++) {
-                        maxDiff = Math.max(maxDiff, Math.abs(e[i] - a[i]));
-                    }
+            return compare(inputs, epSession.run(inputs), ortSession.run(inputs));
+        }
+    }
+
+    /** Compares {@code actual} with {@code reference} (ORT's CPU EP's outputs for {@code inputs}), output by output. */
+    public static Result compare(Map<String, TensorData> inputs, Map<String, TensorData> actual,
+                                 Map<String, TensorData> reference) {
+        List<String> mismatches = new ArrayList<>();
+        double maxDiff = 0;
+        for (var output : reference.entrySet()) {
+            TensorData expected = output.getValue();
+            TensorData got = actual.get(output.getKey());
+            String mismatch = got == null ? "missing" : NodeTestRunner.compare(
+                    new OnnxTensorData(output.getKey(), expected.elementType(), expected.shape(), expected.data()), got);
+            if (mismatch != null) {
+                mismatches.add(output.getKey() + ": " + mismatch);
+            } else if (expected.elementType() == ElementType.FLOAT) {
+                float[] e = expected.floats();
+                float[] a = got.floats();
+                for (int i = 0; i < e.length; i++) {
+                    maxDiff = Math.max(maxDiff, Math.abs(e[i] - a[i]));
                 }
             }
-            return new Result(inputs, List.copyOf(mismatches), maxDiff);
         }
+        return new Result(inputs, List.copyOf(mismatches), maxDiff);
     }
 
     /**

@@ -32,6 +32,10 @@ final class AllocatorChecks {
                 new Check("allocators.zero-size",
                         "a zero-element tensor allocates (or fails with a status) and frees",
                         AllocatorChecks::zeroSize),
+                new Check("allocators.huge",
+                        "absurd requests (2^50 bytes, 2^63 - 1 bytes, 2^62 floats: past size_t) end in a status or NULL,"
+                                + " never a crash or a block smaller than asked",
+                        AllocatorChecks::huge),
                 new Check("allocators.repeatable",
                         "two sessions' allocators for one memory info describe the same memory",
                         AllocatorChecks::repeatable)));
@@ -102,6 +106,54 @@ final class AllocatorChecks {
                     }
                 }
             }
+        }
+        return String.join("; ", outcomes);
+    }
+
+    /**
+     * The requests of {@code allocators.huge}: 1 PiB (beyond any device), the largest size a host can ask for
+     * (2^63 - 1 bytes: an allocator that rounds it up to its alignment wraps to a few bytes and returns a block far
+     * too small), and a byte count past size_t (ORT's own size computation must refuse it before the allocator sees it).
+     */
+    private static final List<HugeRequest> HUGE = List.of(new HugeRequest("2^50 bytes", ElementType.UINT8, 1L << 50),
+            new HugeRequest("2^63 - 1 bytes", ElementType.UINT8, Long.MAX_VALUE),
+            new HugeRequest("2^62 floats (2^64 bytes)", ElementType.FLOAT, 1L << 62));
+
+    private record HugeRequest(String what, ElementType type, long elements) {}
+
+    /**
+     * An allocator says no by returning NULL; ORT (1.29) then hands the host either a status or a tensor with no data
+     * (CreateTensorAsOrtValue does not look at what a plugin allocator returned), and both are a refusal. A real
+     * address for 2^63 - 1 bytes is not: no process has that much address space, so the allocator wrapped the size.
+     */
+    private static String huge(KitContext context) {
+        List<MemoryInfo> infos = memoryInfos(context);
+        List<String> outcomes = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        try (Session session = context.session(KitContext.addModel(), true)) {
+            for (MemoryInfo info : infos) {
+                try (Allocator allocator = session.allocator(info)) {
+                    for (HugeRequest request : HUGE) {
+                        String where = request.what() + " from " + info.describe().name();
+                        try (OrtTensor tensor = OrtTensor.allocate(allocator, request.type(), request.elements())) {
+                            long address = tensor.dataAddress();
+                            if (address == 0) {
+                                outcomes.add(where + ": NULL (refused)");
+                            } else if (request.elements() == Long.MAX_VALUE) {
+                                problems.add(where + ": a block at 0x" + Long.toHexString(address) + ", which cannot be"
+                                        + " that large: the allocator's size arithmetic wrapped");
+                            } else {
+                                outcomes.add(where + ": allocated at 0x" + Long.toHexString(address));
+                            }
+                        } catch (RuntimeException e) {
+                            outcomes.add(where + ": status (" + CapabilityChecks.firstLine(e.getMessage()) + ")");
+                        }
+                    }
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw Check.fail(String.join("; ", problems));
         }
         return String.join("; ", outcomes);
     }

@@ -55,6 +55,9 @@ public final class ConformanceKit {
                 results.addAll(run.results());
                 opTable.addAll(run.opTable());
                 facts.putAll(run.facts());
+                if (facts.containsKey(KitContext.USAGE_ERROR)) {
+                    break; // --device out of range: every other group would say the same
+                }
             }
         }
         facts.put("elapsed", String.format("%.1f s", (System.nanoTime() - start) / 1e9));
@@ -169,6 +172,17 @@ public final class ConformanceKit {
                 ordered.add(skipped);
                 progress.accept(skipped);
             }
+        }
+        if (abandoned == null && finished && exit != 0 && !ordered.isEmpty()) {
+            // every check reported, then the child died: unregistering the library (ReleaseEpFactory, ORT's release
+            // of the EP devices) crashed. The group's last check carries it, as it carries the layer's findings then.
+            CheckResult last = ordered.getLast();
+            CheckResult crashed = new CheckResult(last.group(), last.id(), last.description(), Verdict.CRASH,
+                    last.verdict() + " (" + last.reason() + "); then the child JVM died after the group's checks, while"
+                            + " unregistering the library: " + describeExit(exit)
+                            + (layer == null ? "" : layer.crashedIn()) + crashDetail(log), last.millis());
+            ordered.set(ordered.size() - 1, crashed);
+            progress.accept(crashed);
         }
         if (layer != null && abandoned == null && !ordered.isEmpty()) {
             ordered.set(ordered.size() - 1, layer.judgeEnd(ordered.getLast()));

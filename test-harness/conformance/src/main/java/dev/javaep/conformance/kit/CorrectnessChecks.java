@@ -26,7 +26,8 @@ final class CorrectnessChecks {
                         CorrectnessChecks::nodeTests),
                 new Check("correctness.models",
                         "models the EP takes whole give ORT's CPU EP's outputs on seeded random inputs",
-                        CorrectnessChecks::models)));
+                        CorrectnessChecks::models),
+                PartitionMatrix.check()));
     }
 
     private static String nodeTests(KitContext context) {
@@ -67,18 +68,23 @@ final class CorrectnessChecks {
         return counts;
     }
 
+    /** The {@code .onnx} files of {@code --models}, sorted; none without it. */
+    static List<Path> userModels(KitContext context) throws IOException {
+        if (context.options().models() == null) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(context.options().models())) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".onnx")).sorted().toList();
+        }
+    }
+
     private static String models(KitContext context) throws IOException {
         Map<String, Path> models = new LinkedHashMap<>();
         Path scratch = Files.createTempDirectory("javaep-conformance-models");
         try {
             models.put("built-in mlp", Files.write(scratch.resolve("mlp.onnx"), Models.mlp()));
             models.put("built-in normalize-image", Files.write(scratch.resolve("normalize.onnx"), Models.normalizeImage(8, 8)));
-            if (context.options().models() != null) {
-                try (Stream<Path> files = Files.list(context.options().models())) {
-                    files.filter(f -> f.getFileName().toString().endsWith(".onnx")).sorted()
-                            .forEach(f -> models.put(f.getFileName().toString(), f));
-                }
-            }
+            userModels(context).forEach(f -> models.put(f.getFileName().toString(), f));
             List<String> compared = new ArrayList<>();
             List<String> notTaken = new ArrayList<>();
             List<String> mismatches = new ArrayList<>();

@@ -48,6 +48,10 @@ public final class GroupProcess {
                 } catch (Check.Failed e) {
                     verdict = Verdict.FAIL;
                     reason = e.getMessage();
+                } catch (KitContext.DeviceOutOfRange e) {
+                    verdict = Verdict.SKIP; // not the EP's fault: the parent ends the run with a usage error
+                    reason = e.getMessage();
+                    sink.accept(Protocol.info(KitContext.USAGE_ERROR, e.getMessage()));
                 } catch (Exception | Error e) {
                     verdict = Verdict.FAIL;
                     reason = "threw " + e;

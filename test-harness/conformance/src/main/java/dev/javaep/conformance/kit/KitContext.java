@@ -29,6 +29,8 @@ public final class KitContext implements AutoCloseable {
     public static final String REGISTRATION = "javaep-conformance";
     /** The file the child JVM's stderr goes to (ORT's default log sink writes there), set by the parent. */
     static final String LOG_PROPERTY = "javaep.conformance.log";
+    /** The fact a child reports when {@code --device} names a device the EP does not offer: a usage error (exit 2). */
+    static final String USAGE_ERROR = "usage-error";
 
     private final KitOptions options;
     private final OrtEnvironment env;
@@ -110,13 +112,32 @@ public final class KitContext implements AutoCloseable {
         return devices;
     }
 
-    /** The EP's first device. */
+    /**
+     * The EP device every check uses: {@code --device N}, the first by default.
+     *
+     * @throws DeviceOutOfRange when the EP offers no device N
+     */
     public EpDevice device() {
-        return devices().getFirst();
+        List<EpDevice> all = devices();
+        int index = options.deviceIndex();
+        if (index >= all.size()) {
+            throw new DeviceOutOfRange("--device " + index + ": " + all.getFirst().epName() + " offers " + all.size()
+                    + " EP device(s) here (--device 0" + (all.size() > 1 ? " to " + (all.size() - 1) : "") + ")");
+        }
+        return all.get(index);
+    }
+
+    /** {@code --device} out of range: the user's mistake, not the EP's; the run stops with exit code 2. */
+    static final class DeviceOutOfRange extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        DeviceOutOfRange(String message) {
+            super(message);
+        }
     }
 
     public String epName() {
-        return device().epName();
+        return devices().getFirst().epName();
     }
 
     /** Registers the library under {@code name}; the EP's devices it added (fails when there are none). */
@@ -150,7 +171,7 @@ public final class KitContext implements AutoCloseable {
         if (!fallback) {
             sessionOptions.disableCpuEpFallback();
         }
-        return sessionOptions.appendExecutionProvider(devices(), Map.of());
+        return sessionOptions.appendExecutionProvider(List.of(device()), Map.of());
     }
 
     public Session session(byte[] model, boolean fallback) {

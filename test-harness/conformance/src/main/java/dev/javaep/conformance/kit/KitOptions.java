@@ -30,16 +30,20 @@ import java.util.regex.Pattern;
  *     properties of this JVM they inherit (e.g. {@code javaep.factories})
  * @param validateThrough null, or libjavaep: the child JVMs register it with the validation layer in front of
  *     {@code library} ({@code --validate}; docs/conformance.md)
+ * @param deviceIndex which of the EP's devices every check uses (0: the first it offers; {@code --device N})
  */
 public record KitOptions(Path library, String epName, Path nodeTests, String nodeTestFilter, int nodeTestLimit,
                          Path models, Path reportDir, Set<String> only, int timeoutSeconds, int registrationCycles,
                          int sessionCycles, int threads, int runsPerThread, Map<String, String> childProperties,
-                         Path validateThrough) {
+                         Path validateThrough, int deviceIndex) {
     public KitOptions {
         only = Set.copyOf(only);
         childProperties = Map.copyOf(childProperties);
         if (nodeTestFilter != null) {
             Pattern.compile(nodeTestFilter);
+        }
+        if (deviceIndex < 0) {
+            throw new IllegalArgumentException("--device needs a device number from 0, got " + deviceIndex);
         }
     }
 
@@ -49,61 +53,68 @@ public record KitOptions(Path library, String epName, Path nodeTests, String nod
      */
     public static KitOptions of(Path library) {
         return new KitOptions(library, null, null, null, 400, null, Path.of("conformance-report"), Set.of(), 300, 25,
-                1000, 4, 25, Map.of(), null);
+                1000, 4, 25, Map.of(), null, 0);
     }
 
     public KitOptions withEp(String name) {
         return new KitOptions(library, name, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
-                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough);
+                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough, deviceIndex);
     }
 
     public KitOptions withNodeTests(Path dir, String filter, int limit) {
         return new KitOptions(library, epName, dir, filter, limit, models, reportDir, only, timeoutSeconds,
-                registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough);
+                registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough, deviceIndex);
     }
 
     public KitOptions withReportDir(Path dir) {
         return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, dir, only,
-                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough);
+                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough, deviceIndex);
     }
 
     public KitOptions withOnly(Set<String> groups) {
         return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, groups,
-                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough);
+                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough, deviceIndex);
     }
 
     public KitOptions withTimeout(int seconds) {
         return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
-                seconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough);
+                seconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough, deviceIndex);
     }
 
     public KitOptions withCycles(int registrations, int sessions) {
         return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
-                timeoutSeconds, registrations, sessions, threads, runsPerThread, childProperties, validateThrough);
+                timeoutSeconds, registrations, sessions, threads, runsPerThread, childProperties, validateThrough, deviceIndex);
     }
 
     public KitOptions withConcurrency(int threadCount, int runs) {
         return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
-                timeoutSeconds, registrationCycles, sessionCycles, threadCount, runs, childProperties, validateThrough);
+                timeoutSeconds, registrationCycles, sessionCycles, threadCount, runs, childProperties, validateThrough, deviceIndex);
     }
 
     public KitOptions withChildProperty(String key, String value) {
         Map<String, String> properties = new LinkedHashMap<>(childProperties);
         properties.put(key, value);
         return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
-                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, properties, validateThrough);
+                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, properties, validateThrough, deviceIndex);
     }
 
     /** The same run with the validation layer (through {@code libjavaep}) in front of the library; null: without. */
     public KitOptions withValidation(Path libjavaep) {
         return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
-                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, libjavaep);
+                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, libjavaep, deviceIndex);
     }
 
     /** What a child JVM runs behind the layer: libjavaep as the library, the vendor's named by a property. */
     KitOptions throughLayer() {
         return new KitOptions(validateThrough, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
-                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, null);
+                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, null, deviceIndex);
+    }
+
+    /** The same run on the EP's device {@code index} (0: the first it offers). */
+    public KitOptions withDevice(int index) {
+        return new KitOptions(library, epName, nodeTests, nodeTestFilter, nodeTestLimit, models, reportDir, only,
+                timeoutSeconds, registrationCycles, sessionCycles, threads, runsPerThread, childProperties, validateThrough,
+                index);
     }
 
     public boolean runs(String group) {
@@ -115,6 +126,9 @@ public record KitOptions(Path library, String epName, Path nodeTests, String nod
         List<String> args = new ArrayList<>(List.of(library.toString()));
         if (epName != null) {
             args.addAll(List.of("--ep", epName));
+        }
+        if (deviceIndex != 0) {
+            args.addAll(List.of("--device", Integer.toString(deviceIndex)));
         }
         if (nodeTests != null) {
             args.addAll(List.of("--node-tests", nodeTests.toString()));
@@ -140,7 +154,7 @@ public record KitOptions(Path library, String epName, Path nodeTests, String nod
     }
 
     /**
-     * Reads {@code LIBRARY [--ep NAME] [--node-tests DIR] [--node-test-filter REGEX] [--node-test-limit N]
+     * Reads {@code LIBRARY [--ep NAME] [--device N] [--node-tests DIR] [--node-test-filter REGEX] [--node-test-limit N]
      * [--models DIR] [--report DIR] [--only G1,G2] [--timeout S] [--registration-cycles N] [--session-cycles N]
      * [--threads N] [--runs N] [--validate | --validate-through LIBJAVAEP]}; {@code --validate} is the distribution's
      * libjavaep ({@link #defaultLoader}).
@@ -180,6 +194,7 @@ public record KitOptions(Path library, String epName, Path nodeTests, String nod
             String value = entry.getValue();
             switch (entry.getKey()) {
                 case "ep" -> options = options.withEp(value);
+                case "device" -> options = options.withDevice(nonNegative(entry.getKey(), value));
                 case "node-tests" -> nodeTests = Path.of(value);
                 case "node-test-filter" -> filter = value;
                 case "node-test-limit" -> limit = positive(entry.getKey(), value);
@@ -212,13 +227,25 @@ public record KitOptions(Path library, String epName, Path nodeTests, String nod
         return new KitOptions(options.library, options.epName, options.nodeTests, options.nodeTestFilter,
                 options.nodeTestLimit, models, options.reportDir, options.only, options.timeoutSeconds,
                 options.registrationCycles, options.sessionCycles, options.threads, options.runsPerThread, Map.of(),
-                options.validateThrough);
+                options.validateThrough, options.deviceIndex);
     }
 
     /** libjavaep in the distribution {@code bin/javaep} runs from ({@code javaep.dist}), for {@code --validate}. */
     static Path defaultLoader() {
         return Path.of(System.getProperty("javaep.dist", "."))
                 .resolve(System.getProperty("os.name").startsWith("Windows") ? "javaep.dll" : "libjavaep.so");
+    }
+
+    private static int nonNegative(String option, String value) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException("--" + option + " needs a whole number from 0, got " + value);
     }
 
     private static int positive(String option, String value) {

@@ -24,9 +24,14 @@ public record KitReport(KitOptions options, List<CheckResult> results, List<OpTa
         return results.stream().noneMatch(r -> r.verdict().failed());
     }
 
-    /** 0 when {@link #passed()}, else 1: what {@code javaep conformance} exits with. */
+    /** The usage error the run stopped at ({@code --device} out of range), if any. */
+    public java.util.Optional<String> usageError() {
+        return java.util.Optional.ofNullable(facts.get(KitContext.USAGE_ERROR));
+    }
+
+    /** 2 after a usage error, else 0 when {@link #passed()}, else 1: what {@code javaep conformance} exits with. */
     public int exitCode() {
-        return passed() ? 0 : 1;
+        return usageError().isPresent() ? 2 : passed() ? 0 : 1;
     }
 
     /** The result of check {@code id}. */

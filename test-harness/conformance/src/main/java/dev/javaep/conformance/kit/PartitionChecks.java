@@ -20,8 +20,9 @@ import java.util.Map;
  * partitioner refusing the group) or is logged, and a fusion ORT let through runs in the wrong order and gives wrong
  * outputs. So the check creates sessions (CPU fallback on) over two built-in bait models, where any EP that takes the
  * outer nodes and declines the middle one is tempted into a cyclic group, and the node-test corpus, and fails on a
- * session error or ORT log line that names a cycle, or a bait output that is not the reference. It cannot see a cyclic
- * group that ORT silently drops (the EP then just runs less).
+ * session error or ORT log line that names a cycle (ORT 1.29 logs "set nodes that cannot be fused together" and drops
+ * the group), or a bait output that is not the reference. It cannot see a cyclic group that ORT silently drops (the
+ * EP then just runs less).
  */
 final class PartitionChecks {
     private PartitionChecks() {}
@@ -34,7 +35,7 @@ final class PartitionChecks {
     }
 
     /** A bait model: y = Add(middle(Add(a, b)), Add(a, b)), with {@code middle} a unary op an EP may decline. */
-    private static byte[] bait(String middle) {
+    static byte[] bait(String middle) {
         return new OnnxModelWriter("conformance_cycle_bait_" + middle)
                 .input("a", ElementType.FLOAT, Dim.param("N"))
                 .input("b", ElementType.FLOAT, Dim.param("N"))
@@ -103,10 +104,13 @@ final class PartitionChecks {
     }
 
     private static void logged(KitContext context, long mark, String model, List<String> problems) {
-        for (String needle : List.of("cycle", "acyclic")) {
+        // ORT 1.29 drops such a group with "... set nodes that cannot be fused together" (ep_plugin_provider_interfaces.cc)
+        for (String needle : List.of("cycle", "acyclic", "cannot be fused together")) {
             List<String> lines = context.ortLogSince(mark, needle);
             if (!lines.isEmpty()) {
-                problems.add(model + ": ORT logged " + CapabilityChecks.firstLine(lines.getFirst()));
+                String line = lines.getFirst();
+                int at = line.indexOf("OrtEp::"); // past the time stamp and source location
+                problems.add(model + ": ORT logged " + CapabilityChecks.firstLine(at < 0 ? line : line.substring(at)));
                 return;
             }
         }

@@ -45,6 +45,7 @@ public final class ReportWriter {
         out.append(report.facts().getOrDefault("ep", "")).append(" on ONNX Runtime ")
                 .append(report.facts().getOrDefault("ort-version", "?")).append(": ").append(report.summaryLine())
                 .append(" (").append(report.facts().getOrDefault("elapsed", "?")).append(")\n");
+        report.usageError().ifPresent(error -> out.append("usage error, the run stopped: ").append(error).append('\n'));
         return out.toString();
     }
 

@@ -1,6 +1,7 @@
 package dev.javaep.harness.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -88,6 +89,9 @@ class CGalleryIT {
         }
         // the EP registers no memory of its own: ORT's CPU allocator serves it and the allocator checks do not apply
         assertVerdict(report, "allocators.alignment", Verdict.SKIP, "registers no memory info");
+        // with fallback on, the EP takes the two Adds of Add→Neg→Add and the Add of the MLP, ORT's CPU EP the rest: they agree
+        assertVerdict(report, "correctness.partition-matrix", Verdict.PASS, "bait Add→Neg→Add (2 on the EP, 1 on CPU)",
+                "built-in mlp (1 on the EP, 3 on CPU)", "whole on CGalleryExecutionProvider");
         // its kernel, not ORT's, refused the shapes that do not broadcast
         assertVerdict(report, "bad-input.run-wrong-shape", Verdict.PASS, "CGalleryExecutionProvider: Add: the input shapes do not broadcast");
         if (haveNodeTests()) {
@@ -110,6 +114,9 @@ class CGalleryIT {
                 report.opTable()::toString);
         assertTrue(report.opTable().stream().anyMatch(row -> row.op().equals("Relu") && row.epPassed() == row.ortCpuPassed()),
                 "Relu is not broken: " + report.opTable());
+        // a wrong kernel shows in split runs too: the Adds around ORT's Neg
+        assertVerdict(report, "correctness.partition-matrix", Verdict.FAIL, "differ from ORT's CPU EP with fallback on",
+                "bait Add→Neg→Add (2 on the EP, 1 on CPU)");
     }
 
     @Test
@@ -145,6 +152,56 @@ class CGalleryIT {
                 Set.of("allocators"));
         assertVerdict(report, "allocators.alignment", Verdict.FAIL, "not 64-byte aligned", "CGalleryMemory");
         assertEquals(Verdict.PASS, report.result("allocators.create-release").verdict(), report.results()::toString);
+        // its allocator returns NULL for what it cannot have (its round-up refuses sizes that would wrap); ORT's size
+        // computation refuses 2^64 bytes before the allocator sees it
+        assertVerdict(report, "allocators.huge", Verdict.PASS, "2^50 bytes from CGalleryMemory: NULL",
+                "2^63 - 1 bytes from CGalleryMemory: NULL", "2^62 floats (2^64 bytes) from CGalleryMemory: status");
+    }
+
+    @Test
+    void cyclicGroupIsFlaggedByNoCycles() {
+        CheckResult noCycles = runBroken("cycle_claim", "CGalleryCycleClaimExecutionProvider", Set.of("getcapability"))
+                .result("getcapability.no-cycles");
+        // ORT 1.29 refuses the group {Add, Add} around the declined Relu/Neg, logs it and runs the model without the EP
+        // (so the bait outputs are right: the log line is the only sign)
+        assertEquals(Verdict.FAIL, noCycles.verdict(), noCycles::toString);
+        assertTrue(noCycles.reason().startsWith("Add→Relu→Add: ORT logged OrtEp::GetCapability() for"
+                + " CGalleryCycleClaimExecutionProvider set nodes that cannot be fused together"), noCycles::toString);
+    }
+
+    @Test
+    void badMemoryInfoIsFlaggedByRegistration() {
+        KitReport report = runBroken("bad_memory_info", "CGalleryBadMemoryInfoExecutionProvider", Set.of("registration"));
+        assertVerdict(report, "registration.memory-infos", Verdict.FAIL, "DEFAULT memory on GPU for a CPU device");
+        assertVerdict(report, "registration.ort-invariants", Verdict.FAIL, "the DEFAULT memory info has an empty name");
+        // ORT believes the memory info: it wants a GPU copy for the session's inputs, and no one offers one
+        assertVerdict(report, "registration.creates-ep", Verdict.FAIL, "no data transfer registered");
+        assertVerdict(report, "registration.hardware-devices", Verdict.PASS);
+        // the kit's own second CreateEpFactories is shared and released without harm (the last check does not crash)
+        assertVerdict(report, "registration.ort-version-supported", Verdict.PASS);
+    }
+
+    @Test
+    void deviceIsAnOptionTheChildArgumentsCarry() {
+        KitOptions parsed = KitOptions.parse(List.of("libvendor_ep.so", "--device", "1"));
+        assertEquals(1, parsed.deviceIndex());
+        assertEquals(parsed, KitOptions.parse(parsed.toArgs()), "what toArgs writes, parse reads");
+        assertEquals(0, KitOptions.parse(List.of("libvendor_ep.so")).deviceIndex(), "the first device by default");
+        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+                () -> KitOptions.parse(List.of("libvendor_ep.so", "--device", "-1")));
+        assertTrue(negative.getMessage().contains("--device needs a whole number from 0"), negative::getMessage);
+    }
+
+    @Test
+    void deviceOutOfRangeIsAUsageError() {
+        KitReport report = run("libjavaep_gallery_c.so", "CGalleryExecutionProvider", Set.of("registration", "allocators"),
+                "c-gallery-device", options -> options.withDevice(1));
+        assertEquals(2, report.exitCode(), report.results()::toString);
+        assertEquals("--device 1: CGalleryExecutionProvider offers 1 EP device(s) here (--device 0)",
+                report.usageError().orElseThrow());
+        assertVerdict(report, "registration.creates-ep", Verdict.SKIP, "--device 1: ");
+        // the run stops at the first group that met it
+        assertTrue(report.results().stream().noneMatch(r -> r.group().equals("allocators")), report.results()::toString);
     }
 
     @Test

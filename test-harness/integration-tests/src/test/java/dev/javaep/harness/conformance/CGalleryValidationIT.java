@@ -109,6 +109,27 @@ class CGalleryValidationIT {
     }
 
     @Test
+    void cyclicGroupIsFlaggedByTheKitTheLayerSeesNoViolation() {
+        KitReport report = validatedBroken("cycle_claim", "CGalleryCycleClaimExecutionProvider", Set.of("getcapability"));
+        // the claim is a well-formed call (AddNodesToFuse with nodes of the graph); ORT judges the group, not the layer
+        assertVerdict(report, "getcapability.no-cycles", Verdict.FAIL, "cannot be fused together");
+        assertFalse(report.result("getcapability.no-cycles").reason().contains("validation layer saw"),
+                report.result("getcapability.no-cycles")::toString);
+    }
+
+    @Test
+    void badMemoryInfoIsFlaggedByTheKitTheLayerSeesNothing() {
+        KitReport report = validatedBroken("bad_memory_info", "CGalleryBadMemoryInfoExecutionProvider", Set.of("registration"));
+        // the memory info is made with ORT's own CreateMemoryInfo_V2 and handed to EpDevice_AddAllocatorInfo: calls
+        // into ORT, which the layer does not proxy; what it describes is the kit's to judge
+        assertVerdict(report, "registration.memory-infos", Verdict.FAIL, "DEFAULT memory on GPU for a CPU device");
+        assertVerdict(report, "registration.ort-invariants", Verdict.FAIL, "empty name");
+        for (CheckResult result : report.results()) {
+            assertFalse(result.reason().contains("validation layer saw"), result::toString);
+        }
+    }
+
+    @Test
     void nativeLeakIsStillFlaggedByTheTrend() {
         KitReport report = validatedBroken("leak_per_session", "CGalleryLeakPerSessionExecutionProvider", Set.of("lifecycle"));
         assertVerdict(report, "lifecycle.session-cycles", Verdict.FAIL, "RSS outside the Java heap grows");
