@@ -81,14 +81,20 @@ final class RegistrationChecks {
             if (!HARDWARE_TYPES.contains(device.hardwareType())) {
                 problems.add(device.epName() + ": hardware device type " + device.hardwareType());
             }
-            if (blank(device.hardwareVendor())) {
-                problems.add(device.epName() + ": hardware device with an empty vendor");
+            // ORT's own discovery may know a device's PCI vendor id but not its name (an NVIDIA GPU on a cloud VM
+            // reads "vendor 0x10de" with an empty name): that device is ORT's, not the EP's; no id and no name is not
+            if (blank(device.hardwareVendor()) && device.hardwareVendorId() == 0) {
+                problems.add(device.epName() + ": hardware device with neither a vendor name nor a vendor id");
             }
         }
         if (!problems.isEmpty()) {
             throw Check.fail(String.join("; ", problems));
         }
-        return context.devices().stream().map(d -> d.hardwareType() + " " + d.hardwareVendor()).distinct().toList().toString();
+        return context.devices().stream()
+                .map(d -> d.hardwareType() + " " + (blank(d.hardwareVendor())
+                        ? String.format("vendor 0x%04x (no vendor name from ORT's discovery)", d.hardwareVendorId())
+                        : d.hardwareVendor()))
+                .distinct().toList().toString();
     }
 
     private static String memoryInfos(KitContext context) {
