@@ -17,8 +17,10 @@ public final class JavaCpuExecutionProviderFactory implements HostExecutionProvi
     /**
      * Provider option: the threads that run a kernel (the Run's thread included). ORT keeps the session's
      * {@code intra_op_num_threads} in its own thread-pool parameters, which no API hands to a plugin EP (the session
-     * config entries it does hand over do not hold it), so the thread count is this EP's option, default: the JVM's
-     * available processors (as ORT's default intra-op pool is one thread per core).
+     * config entries it does hand over do not hold it), so the thread count is this EP's option. Default 1 (the Run's
+     * thread only): on a 16-core machine every exported network of the benchmarks ran slower split 16 ways than on one
+     * thread (docs/benchmarks.md), the hand-offs costing more than the small kernels' work; {@code 0} asks for one
+     * thread per available processor.
      */
     public static final String THREADS_OPTION = "intra_op_num_threads";
 
@@ -71,6 +73,6 @@ public final class JavaCpuExecutionProviderFactory implements HostExecutionProvi
                 return threads == 0 ? Runtime.getRuntime().availableProcessors() : threads;
             }
         }
-        return Runtime.getRuntime().availableProcessors();
+        return 1;
     }
 }
