@@ -5,6 +5,9 @@ import dev.javaep.ort.OrtAllocatorStruct;
 import dev.javaep.ort.OrtDataTransferImplStruct;
 import dev.javaep.ort.OrtEpFactoryStruct;
 import dev.javaep.ort.OrtEpStruct;
+import dev.javaep.ort.OrtExternalMemoryHandleStruct;
+import dev.javaep.ort.OrtExternalResourceImporterImplStruct;
+import dev.javaep.ort.OrtExternalSemaphoreHandleStruct;
 import dev.javaep.ort.OrtNodeComputeInfoStruct;
 import dev.javaep.ort.OrtSyncNotificationImplStruct;
 import dev.javaep.ort.OrtSyncStreamImplStruct;
@@ -28,7 +31,22 @@ enum ObjectKind {
             Set.of(OrtDataTransferImplStruct.values())),
     SYNC_STREAM(OrtSyncStreamImplStruct.class, OrtSyncStreamImplStruct.SIZE, Set.of(OrtSyncStreamImplStruct.values())),
     SYNC_NOTIFICATION(OrtSyncNotificationImplStruct.class, OrtSyncNotificationImplStruct.SIZE,
-            Set.of(OrtSyncNotificationImplStruct.values()));
+            Set.of(OrtSyncNotificationImplStruct.values())),
+    /**
+     * ORT's interop API calls every slot but the importer's own ReleaseMemory/ReleaseSemaphore (apps release handles
+     * through {@code handle->Release}) without a NULL check.
+     */
+    IMPORTER(OrtExternalResourceImporterImplStruct.class, OrtExternalResourceImporterImplStruct.SIZE, Set.of(
+            OrtExternalResourceImporterImplStruct.CanImportMemory, OrtExternalResourceImporterImplStruct.ImportMemory,
+            OrtExternalResourceImporterImplStruct.CreateTensorFromMemory,
+            OrtExternalResourceImporterImplStruct.CanImportSemaphore, OrtExternalResourceImporterImplStruct.ImportSemaphore,
+            OrtExternalResourceImporterImplStruct.WaitSemaphore, OrtExternalResourceImporterImplStruct.SignalSemaphore,
+            OrtExternalResourceImporterImplStruct.Release)),
+    /** An imported memory handle: data fields (device, descriptor) before its one slot, copied into the proxy. */
+    MEMORY_HANDLE(OrtExternalMemoryHandleStruct.class, OrtExternalMemoryHandleStruct.SIZE,
+            Set.of(OrtExternalMemoryHandleStruct.Release)),
+    SEMAPHORE_HANDLE(OrtExternalSemaphoreHandleStruct.class, OrtExternalSemaphoreHandleStruct.SIZE,
+            Set.of(OrtExternalSemaphoreHandleStruct.Release));
 
     final List<CallbackSlot> slots;
     final long size;
@@ -41,6 +59,14 @@ enum ObjectKind {
         this.size = size;
         this.required = required;
         this.structName = slotClass.getSimpleName().replace("Struct", "");
+    }
+
+    /**
+     * An imported handle: made by an importer and usable only while it lives (a handle's release after its importer's
+     * would run the vendor's code on a released importer).
+     */
+    boolean isImportedHandle() {
+        return this == MEMORY_HANDLE || this == SEMAPHORE_HANDLE;
     }
 
     String callbackName(CallbackSlot slot) {

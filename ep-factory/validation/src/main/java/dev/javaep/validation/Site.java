@@ -30,9 +30,17 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
                     + Long.toHexString(self) + ", which is no " + kind.structName + " this library made");
         }
         if (p.released) {
-            Violations.report(Violation.USE_AFTER_RELEASE, callback, p.describe() + " was released; the call is not forwarded");
+            boolean again = rule.action() == SlotRule.Action.RELEASE_SELF;
+            Violations.report(again ? Violation.DOUBLE_RELEASE : Violation.USE_AFTER_RELEASE, callback, p.describe()
+                    + " was released" + (again ? " already" : "") + "; the call is not forwarded");
             throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " called on "
                     + p.describe() + " after its release; not forwarded");
+        }
+        if (kind.isImportedHandle() && p.parent != null && p.parent.released) {
+            Violations.report(Violation.USE_AFTER_RELEASE, callback, p.describe() + " outlived its importer "
+                    + p.parent.describe() + ", which was released; the call is not forwarded");
+            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " called on "
+                    + p.describe() + " after its importer's release; not forwarded");
         }
         if (rule.action() == SlotRule.Action.COMPUTE) {
             enterCompute(p, a1);
@@ -86,12 +94,23 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
                 }
                 yield a1;
             }
-            case RELEASE_CHILD -> releasable(rule.creates(), a1).vendor;
+            case IMPORT -> {
+                String wrong = Imports.descriptorProblem(rule.creates(), a1);
+                if (wrong != null) {
+                    report(Violation.BAD_DESCRIPTOR, wrong + " (forwarded: " + p.describe() + " is to refuse it)");
+                }
+                if (a2 != 0) {
+                    MEMORY.set(ValueLayout.JAVA_LONG, a2, UNSET);
+                }
+                yield a1;
+            }
+            case RELEASE_CHILD -> releasable(rule.creates(), a1, p).vendor;
+            case USE_HANDLE -> handle(p, a1).vendor;
             case RELEASE_COMPUTE_INFOS -> {
                 MemorySegment vendors = Arena.ofAuto().allocate(Math.max(1, a2) * 8, 8);
                 for (long i = 0; i < a2; i++) {
                     vendors.setAtIndex(ValueLayout.JAVA_LONG, i,
-                            releasable(ObjectKind.NODE_COMPUTE_INFO, MEMORY.get(ValueLayout.JAVA_LONG, a1 + i * 8)).vendor);
+                            releasable(ObjectKind.NODE_COMPUTE_INFO, MEMORY.get(ValueLayout.JAVA_LONG, a1 + i * 8), p).vendor);
                 }
                 yield vendors.address();
             }
@@ -115,7 +134,8 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
         if (!succeeded) {
             settings.statuses().log(callback, r);
         }
-        String violation = succeeded ? check(p, r, a1, a2, a3, a4, a5, a6) : null;
+        String violation = succeeded ? check(p, r, a1, a2, a3, a4, a5, a6)
+                : rule.action() == SlotRule.Action.IMPORT ? lie(p, a1, false, settings.statuses().code(r)) : null;
         violation = violation != null ? violation : slow;
         if (violation != null && settings.strict() && returnsStatus) {
             throw new OrtException(OrtErrorCode.FAIL, "javaep validation (strict): " + callback + ": " + violation);
@@ -165,16 +185,28 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
             case FREE -> a1 == 0 || p.live.remove(a1) != null ? null
                     : report(Violation.FREE_OF_UNKNOWN_POINTER, "0x" + Long.toHexString(a1) + " is no live allocation of "
                             + p.describe() + " (never returned by its Alloc, or freed already)");
-            case COMPUTE -> null;
+            case COMPUTE, USE_HANDLE -> null;
+            case CAN_IMPORT -> {
+                Imports.remember(p, rule.creates(), a1, r != 0);
+                yield null;
+            }
+            case IMPORT -> {
+                String unset = wrapOut(p, a2);
+                String lie = lie(p, a1, true, 0);
+                yield unset != null ? unset : lie;
+            }
         };
     }
 
-    /** The proxy named by a release's argument, refused (thrown) when unknown or released already. */
-    private Proxy releasable(ObjectKind kind, long address) {
+    /**
+     * The proxy named by a release's argument on {@code owner}, refused (thrown) when unknown, released already, or (an
+     * imported handle) another importer's.
+     */
+    private Proxy releasable(ObjectKind kind, long address, Proxy owner) {
         Proxy child = Proxy.find(kind, address);
-        if (child == null) {
+        if (child == null || kind.isImportedHandle() && !child.released && child.parent != owner) {
             report(Violation.RELEASE_OF_UNKNOWN, "0x" + Long.toHexString(address) + " is no " + kind.structName
-                    + " this library made; not forwarded");
+                    + " this " + (kind.isImportedHandle() ? "importer" : "library") + " made; not forwarded");
             throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " of an unknown "
                     + kind.structName + " 0x" + Long.toHexString(address));
         }
@@ -184,6 +216,29 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
                     + child.describe() + ", released already");
         }
         return child;
+    }
+
+    /** The imported handle argument 1 names, refused (thrown) when {@code importer} did not make it or it was released. */
+    private Proxy handle(Proxy importer, long address) {
+        Proxy handle = Proxy.find(rule.creates(), address);
+        if (handle == null || !handle.released && handle.parent != importer) {
+            report(Violation.FOREIGN_HANDLE, "0x" + Long.toHexString(address) + " is no " + rule.creates().structName
+                    + " " + importer.describe() + " made; not forwarded");
+            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " of a "
+                    + rule.creates().structName + " this importer did not make");
+        }
+        if (handle.released) {
+            report(Violation.USE_AFTER_RELEASE, handle.describe() + " was released; not forwarded");
+            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " of "
+                    + handle.describe() + ", released already");
+        }
+        return handle;
+    }
+
+    /** Reports the import's contradiction of the importer's CanImport answer, if any. */
+    private String lie(Proxy importer, long descriptor, boolean succeeded, int failedCode) {
+        String lie = Imports.lie(importer, rule.creates(), callback, descriptor, succeeded, failedCode);
+        return lie == null ? null : report(Violation.CAN_IMPORT_LIE, lie);
     }
 
     private String released(Proxy released) {

@@ -25,13 +25,29 @@ public enum Violation {
     /** A call slower than the threshold ({@code javaep.validate.slow.ms}). */
     SLOW_CALL,
     /** Compute entered on one compute state by two threads at once (forwarded anyway). */
-    CONCURRENT_COMPUTE;
+    CONCURRENT_COMPUTE,
+    /**
+     * An importer's {@code CanImportMemory}/{@code CanImportSemaphore} contradicted by its {@code Import*}: true for a
+     * type whose import then fails with {@code ORT_NOT_IMPLEMENTED}, or false for a type it then imports.
+     */
+    CAN_IMPORT_LIE,
+    /**
+     * A memory or semaphore handle given to an importer that did not make it (another importer's, another library's,
+     * or none): not forwarded.
+     */
+    FOREIGN_HANDLE,
+    /**
+     * An import descriptor ORT passes on that no importer can take (NULL, a version javaep does not know, size 0,
+     * offset not below size, a handle type out of range): the caller's mistake, forwarded for the vendor to refuse.
+     */
+    BAD_DESCRIPTOR;
 
     /**
      * A warning rather than a breach of the contract: a slow call, or a compute state ORT runs on two threads at
-     * once (ORT calls Compute concurrently for concurrent Runs of one session; a state-free Compute is fine with it).
+     * once (ORT calls Compute concurrently for concurrent Runs of one session; a state-free Compute is fine with it),
+     * or a bad import descriptor (the app's mistake, which the vendor is to refuse with a status).
      */
     public boolean isWarning() {
-        return this == SLOW_CALL || this == CONCURRENT_COMPUTE;
+        return this == SLOW_CALL || this == CONCURRENT_COMPUTE || this == BAD_DESCRIPTOR;
     }
 }
