@@ -33,20 +33,13 @@ enum ObjectKind {
     SYNC_NOTIFICATION(OrtSyncNotificationImplStruct.class, OrtSyncNotificationImplStruct.SIZE,
             Set.of(OrtSyncNotificationImplStruct.values())),
     /**
-     * ORT's interop API calls every slot but the importer's own ReleaseMemory/ReleaseSemaphore (apps release handles
-     * through {@code handle->Release}) without a NULL check.
+     * ORT's interop API (interop_api.cc) checks every importer slot and each handle's {@code Release} for NULL before
+     * calling it (a NULL slot is "not supported"), so none is required.
      */
-    IMPORTER(OrtExternalResourceImporterImplStruct.class, OrtExternalResourceImporterImplStruct.SIZE, Set.of(
-            OrtExternalResourceImporterImplStruct.CanImportMemory, OrtExternalResourceImporterImplStruct.ImportMemory,
-            OrtExternalResourceImporterImplStruct.CreateTensorFromMemory,
-            OrtExternalResourceImporterImplStruct.CanImportSemaphore, OrtExternalResourceImporterImplStruct.ImportSemaphore,
-            OrtExternalResourceImporterImplStruct.WaitSemaphore, OrtExternalResourceImporterImplStruct.SignalSemaphore,
-            OrtExternalResourceImporterImplStruct.Release)),
+    IMPORTER(OrtExternalResourceImporterImplStruct.class, OrtExternalResourceImporterImplStruct.SIZE, Set.of()),
     /** An imported memory handle: data fields (device, descriptor) before its one slot, copied into the proxy. */
-    MEMORY_HANDLE(OrtExternalMemoryHandleStruct.class, OrtExternalMemoryHandleStruct.SIZE,
-            Set.of(OrtExternalMemoryHandleStruct.Release)),
-    SEMAPHORE_HANDLE(OrtExternalSemaphoreHandleStruct.class, OrtExternalSemaphoreHandleStruct.SIZE,
-            Set.of(OrtExternalSemaphoreHandleStruct.Release));
+    MEMORY_HANDLE(OrtExternalMemoryHandleStruct.class, OrtExternalMemoryHandleStruct.SIZE, Set.of()),
+    SEMAPHORE_HANDLE(OrtExternalSemaphoreHandleStruct.class, OrtExternalSemaphoreHandleStruct.SIZE, Set.of());
 
     final List<CallbackSlot> slots;
     final long size;
