@@ -105,7 +105,13 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
                 yield a1;
             }
             case RELEASE_CHILD -> releasable(rule.creates(), a1, p).vendor;
-            case USE_HANDLE -> handle(p, a1).vendor;
+            case USE_HANDLE -> {
+                long vendor = handle(p, a1).vendor;
+                if (rule.creates() == ObjectKind.SEMAPHORE_HANDLE) {
+                    checkStream(p, a2);
+                }
+                yield vendor;
+            }
             case RELEASE_COMPUTE_INFOS -> {
                 MemorySegment vendors = Arena.ofAuto().allocate(Math.max(1, a2) * 8, 8);
                 for (long i = 0; i < a2; i++) {
@@ -233,6 +239,32 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
                     + handle.describe() + ", released already");
         }
         return handle;
+    }
+
+    /**
+     * Reports a Wait/Signal on a stream the importer's library did not make (another EP's), or one released: the
+     * caller's mistake, forwarded for the vendor to refuse.
+     */
+    private void checkStream(Proxy importer, long stream) {
+        long impl = ApiInterception.ortStreamImpl(stream);
+        if (impl == -1) {
+            return; // NULL (ORT refuses it before) or no ORT tables to ask
+        }
+        Proxy proxy = Proxy.find(ObjectKind.SYNC_STREAM, impl);
+        if (proxy == null || proxy.released || root(proxy) != root(importer)) {
+            report(Violation.FOREIGN_STREAM, "OrtSyncStream 0x" + Long.toHexString(stream) + " is "
+                    + (proxy != null && proxy.released ? "released" : "no stream of the library behind " + importer.describe())
+                    + " (forwarded: the importer is to refuse it)");
+        }
+    }
+
+    /** The factory an object was made through (itself for a factory). */
+    private static Proxy root(Proxy p) {
+        Proxy root = p;
+        while (root.parent != null) {
+            root = root.parent;
+        }
+        return root;
     }
 
     /** Reports the import's contradiction of the importer's CanImport answer, if any. */

@@ -40,14 +40,20 @@ public enum Violation {
      * An import descriptor ORT passes on that no importer can take (NULL, a version javaep does not know, size 0,
      * offset not below size, a handle type out of range): the caller's mistake, forwarded for the vendor to refuse.
      */
-    BAD_DESCRIPTOR;
+    BAD_DESCRIPTOR,
+    /**
+     * An importer's {@code WaitSemaphore}/{@code SignalSemaphore} given a stream its library did not make (another
+     * EP's) or one released: the caller's mistake, forwarded for the vendor to refuse.
+     */
+    FOREIGN_STREAM;
 
     /**
      * A warning rather than a breach of the contract: a slow call, or a compute state ORT runs on two threads at
      * once (ORT calls Compute concurrently for concurrent Runs of one session; a state-free Compute is fine with it),
-     * or a bad import descriptor (the app's mistake, which the vendor is to refuse with a status).
+     * or a bad import descriptor or another EP's stream (the app's mistakes, which the vendor is to refuse with a
+     * status).
      */
     public boolean isWarning() {
-        return this == SLOW_CALL || this == CONCURRENT_COMPUTE || this == BAD_DESCRIPTOR;
+        return this == SLOW_CALL || this == CONCURRENT_COMPUTE || this == BAD_DESCRIPTOR || this == FOREIGN_STREAM;
     }
 }

@@ -15,7 +15,9 @@ import dev.javaep.ort.OrtApiSlot;
 import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.ort.OrtExternalMemoryHandleStruct;
 import dev.javaep.ort.OrtExternalResourceImporterImplStruct;
+import dev.javaep.ort.OrtExternalSemaphoreHandleStruct;
 import dev.javaep.ort.OrtInteropLayouts;
+import dev.javaep.ort.OrtSyncStreamImplStruct;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -30,7 +32,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The importer's proxy without ORT: a vendor importer made of Java upcalls (one that lies in CanImportMemory, one
- * that returns a NULL handle with a success), called through the proxy's stubs as ORT's interop API would call them.
+ * that returns a NULL handle with a success; a semaphore waited on another library's stream), called through the proxy's stubs as ORT's interop API would call them.
  * The vendor's statuses are fakes read through a fake {@code OrtApi} (code and message), as the layer reads ORT's.
  */
 @SuppressWarnings("restricted") // the layer stands between two C libraries: raw pointers and native calls are its work
@@ -45,6 +47,7 @@ class ImporterProxyTest {
     private static final MemorySegment NOT_IMPLEMENTED = status(OrtErrorCode.NOT_IMPLEMENTED, "fds are not supported here");
     private static final AtomicInteger HANDLE_RELEASES = new AtomicInteger();
     private static final AtomicInteger TENSORS = new AtomicInteger();
+    private static final AtomicInteger SEMAPHORE_CALLS = new AtomicInteger();
     private static volatile boolean nullHandleOnSuccess;
 
     @BeforeEach
@@ -55,6 +58,7 @@ class ImporterProxyTest {
         nullHandleOnSuccess = false;
         HANDLE_RELEASES.set(0);
         TENSORS.set(0);
+        SEMAPHORE_CALLS.set(0);
     }
 
     @Test
@@ -132,6 +136,39 @@ class ImporterProxyTest {
         assertEquals(0, HANDLE_RELEASES.get(), "is not forwarded");
     }
 
+    @Test
+    void waitOnAnotherLibrarysStreamOrAReleasedSemaphoreIsReported() throws Throwable {
+        Proxy factory = ProxyChecksTest.factoryProxy();
+        Proxy importer = Proxy.create(ObjectKind.IMPORTER, importerProxy().vendor, factory, Settings.current.stubs(),
+                OrtApi.COMPILED_API_VERSION);
+        Proxy ownStream = Proxy.create(ObjectKind.SYNC_STREAM, ARENA.allocate(OrtSyncStreamImplStruct.SIZE, 8).address(),
+                factory, Settings.current.stubs(), OrtApi.COMPILED_API_VERSION);
+        Violations.clear(); // the bare stream's NULL slots
+        MemorySegment out = ARENA.allocate(8);
+        MemorySegment descriptor = ARENA.allocate(OrtInteropLayouts.SEMAPHORE_DESCRIPTOR);
+        descriptor.set(JAVA_INT, 0, 24);
+        descriptor.set(JAVA_INT, 4, 2); // ORT_EXTERNAL_SEMAPHORE_VK_TIMELINE_SEMAPHORE_OPAQUE_FD
+        assertEquals(0L, callLong(importer, OrtExternalResourceImporterImplStruct.ImportSemaphore, descriptor.address(),
+                out.address()));
+        long semaphore = out.get(JAVA_LONG, 0);
+        // Here the OrtSyncStream is its own impl: ORT's SyncStream_GetImpl answers what it was given.
+        ApiInterception.ortSyncStreamGetImpl = MethodHandles.identity(MemorySegment.class);
+        try {
+            callLong(importer, OrtExternalResourceImporterImplStruct.WaitSemaphore, semaphore, ownStream.address, 1);
+            assertEquals(Map.of(), Violations.counts(), Violations.recent().toString());
+            callLong(importer, OrtExternalResourceImporterImplStruct.SignalSemaphore, semaphore, 0x5000, 2);
+            assertEquals(Map.of(Violation.FOREIGN_STREAM, 1L), Violations.counts(), Violations.recent().toString());
+            assertEquals(2, SEMAPHORE_CALLS.get(), "forwarded all the same: the vendor is to refuse it");
+
+            callLong(Proxy.find(ObjectKind.SEMAPHORE_HANDLE, semaphore), OrtExternalSemaphoreHandleStruct.Release);
+            callLong(importer, OrtExternalResourceImporterImplStruct.WaitSemaphore, semaphore, ownStream.address, 3);
+            assertEquals(1L, Violations.counts().get(Violation.USE_AFTER_RELEASE), "a released semaphore");
+            assertEquals(2, SEMAPHORE_CALLS.get(), "is not forwarded");
+        } finally {
+            ApiInterception.ortSyncStreamGetImpl = null;
+        }
+    }
+
     // ---- the vendor ----------------------------------------------------------------------------------
 
     private static Proxy importerProxy() {
@@ -141,6 +178,7 @@ class ImporterProxyTest {
             functions.put(slot, upcall(switch (slot) {
                 case CanImportMemory, CanImportSemaphore -> "canImport";
                 case ImportMemory -> "importMemory";
+                case ImportSemaphore -> "importSemaphore";
                 case CreateTensorFromMemory -> "createTensor";
                 case ReleaseMemory -> "releaseMemory";
                 case Release -> "release";
@@ -190,11 +228,15 @@ class ImporterProxyTest {
     private static void release(long self) {
     }
 
-    private static long semaphore3(long self, long descriptor, long out) {
+    private static long importSemaphore(long self, long descriptor, long out) {
+        Proxy.MEMORY.set(JAVA_LONG, out, vendorStruct(OrtExternalSemaphoreHandleStruct.SIZE, 24, Map.of(
+                OrtExternalSemaphoreHandleStruct.Release, upcall("releaseHandle", OrtExternalSemaphoreHandleStruct.Release)))
+                .address());
         return 0L;
     }
 
     private static long semaphore4(long self, long handle, long stream, long value) {
+        SEMAPHORE_CALLS.incrementAndGet();
         return 0L;
     }
 

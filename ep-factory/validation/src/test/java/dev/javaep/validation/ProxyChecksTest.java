@@ -294,7 +294,7 @@ class ProxyChecksTest {
         return Proxy.create(ObjectKind.ALLOCATOR, vendor.address(), null, Settings.current.stubs(), 23);
     }
 
-    private static Proxy factoryProxy() {
+    static Proxy factoryProxy() {
         FunctionDescriptor name = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG);
         MemorySegment vendor = vendorStruct(OrtEpFactoryStruct.SIZE, Map.of(
                 OrtEpFactoryStruct.GetName, stub("name", name), OrtEpFactoryStruct.GetVendor, stub("name", name),
