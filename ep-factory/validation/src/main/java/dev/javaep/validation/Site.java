@@ -31,16 +31,12 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
         }
         if (p.released) {
             boolean again = rule.action() == SlotRule.Action.RELEASE_SELF;
-            Violations.report(again ? Violation.DOUBLE_RELEASE : Violation.USE_AFTER_RELEASE, callback, p.describe()
-                    + " was released" + (again ? " already" : "") + "; the call is not forwarded");
-            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " called on "
-                    + p.describe() + " after its release; not forwarded");
+            throw refused(again ? Violation.DOUBLE_RELEASE : Violation.USE_AFTER_RELEASE, p.describe() + " was released"
+                    + (again ? " already" : ""));
         }
         if (kind.isImportedHandle() && p.parent != null && p.parent.released) {
-            Violations.report(Violation.USE_AFTER_RELEASE, callback, p.describe() + " outlived its importer "
-                    + p.parent.describe() + ", which was released; the call is not forwarded");
-            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " called on "
-                    + p.describe() + " after its importer's release; not forwarded");
+            throw refused(Violation.USE_AFTER_RELEASE, p.describe() + " outlived its importer " + p.parent.describe()
+                    + ", which was released");
         }
         if (rule.action() == SlotRule.Action.COMPUTE) {
             enterCompute(p, a1);
@@ -104,9 +100,9 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
                 }
                 yield a1;
             }
-            case RELEASE_CHILD -> releasable(rule.creates(), a1, p).vendor;
+            case RELEASE_CHILD -> named(rule.creates(), a1, p, true).vendor;
             case USE_HANDLE -> {
-                long vendor = handle(p, a1).vendor;
+                long vendor = named(rule.creates(), a1, p, false).vendor;
                 if (rule.creates() == ObjectKind.SEMAPHORE_HANDLE) {
                     checkStream(p, a2);
                 }
@@ -116,7 +112,7 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
                 MemorySegment vendors = Arena.ofAuto().allocate(Math.max(1, a2) * 8, 8);
                 for (long i = 0; i < a2; i++) {
                     vendors.setAtIndex(ValueLayout.JAVA_LONG, i,
-                            releasable(ObjectKind.NODE_COMPUTE_INFO, MEMORY.get(ValueLayout.JAVA_LONG, a1 + i * 8), p).vendor);
+                            named(ObjectKind.NODE_COMPUTE_INFO, MEMORY.get(ValueLayout.JAVA_LONG, a1 + i * 8), p, true).vendor);
                 }
                 yield vendors.address();
             }
@@ -205,40 +201,28 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
     }
 
     /**
-     * The proxy named by a release's argument on {@code owner}, refused (thrown) when unknown, released already, or (an
-     * imported handle) another importer's.
+     * The proxy of {@code kind} at {@code address}, an argument of this call (which {@code releases} it, or uses it):
+     * refused (thrown; the guard answers ORT) when this library, or for an imported handle its importer {@code owner},
+     * did not make it, or when it was released.
      */
-    private Proxy releasable(ObjectKind kind, long address, Proxy owner) {
-        Proxy child = Proxy.find(kind, address);
-        if (child == null || kind.isImportedHandle() && !child.released && child.parent != owner) {
-            report(Violation.RELEASE_OF_UNKNOWN, "0x" + Long.toHexString(address) + " is no " + kind.structName
-                    + " this " + (kind.isImportedHandle() ? "importer" : "library") + " made; not forwarded");
-            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " of an unknown "
-                    + kind.structName + " 0x" + Long.toHexString(address));
+    private Proxy named(ObjectKind kind, long address, Proxy owner, boolean releases) {
+        Proxy named = Proxy.find(kind, address);
+        if (named == null || kind.isImportedHandle() && !named.released && named.parent != owner) {
+            throw refused(releases ? Violation.RELEASE_OF_UNKNOWN : Violation.FOREIGN_HANDLE, "0x" + Long.toHexString(address)
+                    + " is no " + kind.structName + " " + (kind.isImportedHandle() ? owner.describe() : "this library") + " made");
         }
-        if (child.released) {
-            report(Violation.DOUBLE_RELEASE, child.describe() + " was released already; not forwarded");
-            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " of "
-                    + child.describe() + ", released already");
+        if (named.released) {
+            throw refused(releases ? Violation.DOUBLE_RELEASE : Violation.USE_AFTER_RELEASE, named.describe()
+                    + " was released already");
         }
-        return child;
+        return named;
     }
 
-    /** The imported handle argument 1 names, refused (thrown) when {@code importer} did not make it or it was released. */
-    private Proxy handle(Proxy importer, long address) {
-        Proxy handle = Proxy.find(rule.creates(), address);
-        if (handle == null || !handle.released && handle.parent != importer) {
-            report(Violation.FOREIGN_HANDLE, "0x" + Long.toHexString(address) + " is no " + rule.creates().structName
-                    + " " + importer.describe() + " made; not forwarded");
-            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " of a "
-                    + rule.creates().structName + " this importer did not make");
-        }
-        if (handle.released) {
-            report(Violation.USE_AFTER_RELEASE, handle.describe() + " was released; not forwarded");
-            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " of "
-                    + handle.describe() + ", released already");
-        }
-        return handle;
+    /** Reports a call that is not forwarded; what to throw, so that the guard answers ORT with a status saying why. */
+    private OrtException refused(Violation kind, String detail) {
+        String why = detail + "; not forwarded";
+        report(kind, why);
+        return new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + ": " + why);
     }
 
     /**

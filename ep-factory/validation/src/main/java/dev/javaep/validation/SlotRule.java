@@ -58,29 +58,26 @@ record SlotRule(Action action, ObjectKind creates, int argument, boolean require
             case OrtNodeComputeInfoStruct.Compute -> simple(Action.COMPUTE, 1);
             case OrtEpFactoryStruct.CreateExternalResourceImporterForDevice ->
                     new SlotRule(Action.CREATE, ObjectKind.IMPORTER, 2, false);
-            case OrtExternalResourceImporterImplStruct.CanImportMemory -> handles(Action.CAN_IMPORT, ObjectKind.MEMORY_HANDLE);
-            case OrtExternalResourceImporterImplStruct.CanImportSemaphore ->
-                    handles(Action.CAN_IMPORT, ObjectKind.SEMAPHORE_HANDLE);
-            case OrtExternalResourceImporterImplStruct.ImportMemory ->
-                    new SlotRule(Action.IMPORT, ObjectKind.MEMORY_HANDLE, 2, true);
-            case OrtExternalResourceImporterImplStruct.ImportSemaphore ->
-                    new SlotRule(Action.IMPORT, ObjectKind.SEMAPHORE_HANDLE, 2, true);
-            case OrtExternalResourceImporterImplStruct.ReleaseMemory -> handles(Action.RELEASE_CHILD, ObjectKind.MEMORY_HANDLE);
-            case OrtExternalResourceImporterImplStruct.ReleaseSemaphore ->
-                    handles(Action.RELEASE_CHILD, ObjectKind.SEMAPHORE_HANDLE);
-            case OrtExternalResourceImporterImplStruct.CreateTensorFromMemory ->
-                    handles(Action.USE_HANDLE, ObjectKind.MEMORY_HANDLE);
-            case OrtExternalResourceImporterImplStruct.WaitSemaphore, OrtExternalResourceImporterImplStruct.SignalSemaphore ->
-                    handles(Action.USE_HANDLE, ObjectKind.SEMAPHORE_HANDLE);
-            case OrtExternalResourceImporterImplStruct.Release, OrtExternalMemoryHandleStruct.Release,
-                 OrtExternalSemaphoreHandleStruct.Release -> simple(Action.RELEASE_SELF, 0);
+            case OrtExternalMemoryHandleStruct.Release, OrtExternalSemaphoreHandleStruct.Release ->
+                    simple(Action.RELEASE_SELF, 0);
+            case OrtExternalResourceImporterImplStruct importer -> importer(importer);
             default -> PLAIN;
         };
     }
 
-    /** A rule on the importer's handles of {@code kind}, named by argument 1. */
-    private static SlotRule handles(Action action, ObjectKind kind) {
-        return new SlotRule(action, kind, 1, false);
+    /** The importer's slots: each about its memory handles or its semaphore handles. */
+    private static SlotRule importer(OrtExternalResourceImporterImplStruct slot) {
+        ObjectKind handles = switch (slot) {
+            case CanImportMemory, ImportMemory, ReleaseMemory, CreateTensorFromMemory -> ObjectKind.MEMORY_HANDLE;
+            default -> ObjectKind.SEMAPHORE_HANDLE;
+        };
+        return switch (slot) {
+            case CanImportMemory, CanImportSemaphore -> new SlotRule(Action.CAN_IMPORT, handles, 1, false);
+            case ImportMemory, ImportSemaphore -> new SlotRule(Action.IMPORT, handles, 2, true);
+            case ReleaseMemory, ReleaseSemaphore -> new SlotRule(Action.RELEASE_CHILD, handles, 1, false);
+            case CreateTensorFromMemory, WaitSemaphore, SignalSemaphore -> new SlotRule(Action.USE_HANDLE, handles, 1, false);
+            case Release -> simple(Action.RELEASE_SELF, 0);
+        };
     }
 
     private static SlotRule simple(Action action, int argument) {

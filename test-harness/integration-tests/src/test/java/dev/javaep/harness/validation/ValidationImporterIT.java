@@ -25,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,13 +40,9 @@ class ValidationImporterIT {
     @TempDir
     static Path work;
 
-    @BeforeEach
-    void forgetEarlierViolations() {
-        Violations.clear();
-    }
-
     @Test
     void javaCpuImportsThroughTheLayerWithNoViolationAndTheDataRight() throws IOException {
+        Violations.clear();
         Path trace = work.resolve("importer-trace.json");
         float[] read = ValidationLayerIT.withRegistration("validation-importer", ValidationLayerIT.layer(work, Map.of(
                 "javaep.factories", JAVA_CPU, "javaep.validate.trace", trace.toString())), env -> {
@@ -76,6 +71,7 @@ class ValidationImporterIT {
 
     @Test
     void theGallerysLyingImporterIsReportedAsALie() {
+        Violations.clear();
         String lying = GalleryAddFactory.nameOf(LyingImporterFactory.class);
         ValidationLayerIT.withRegistration("validation-lying-importer", ValidationLayerIT.layer(work, Map.of(
                 "javaep.factories", lying)), env -> {
