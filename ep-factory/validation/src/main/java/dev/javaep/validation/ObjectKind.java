@@ -54,10 +54,7 @@ enum ObjectKind {
         this.structName = slotClass.getSimpleName().replace("Struct", "");
     }
 
-    /**
-     * An imported handle: made by an importer and usable only while it lives (a handle's release after its importer's
-     * would run the vendor's code on a released importer).
-     */
+    /** An imported handle: made by an importer, and named by arguments of its importer's calls. */
     boolean isImportedHandle() {
         return this == MEMORY_HANDLE || this == SEMAPHORE_HANDLE;
     }

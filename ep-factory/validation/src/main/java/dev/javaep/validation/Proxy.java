@@ -170,6 +170,9 @@ final class Proxy {
         released = true;
         if (parent != null) {
             parent.children.remove(this);
+            if (parent.parent != null && parent.released) {
+                parent.parent.children.remove(this); // a handle its released importer handed to the factory
+            }
         }
         if (kind == ObjectKind.FACTORY) {
             FACTORY_BY_VENDOR.remove(vendor, this);

@@ -34,10 +34,6 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
             throw refused(again ? Violation.DOUBLE_RELEASE : Violation.USE_AFTER_RELEASE, p.describe() + " was released"
                     + (again ? " already" : ""));
         }
-        if (kind.isImportedHandle() && p.parent != null && p.parent.released) {
-            throw refused(Violation.USE_AFTER_RELEASE, p.describe() + " outlived its importer " + p.parent.describe()
-                    + ", which was released");
-        }
         if (rule.action() == SlotRule.Action.COMPUTE) {
             enterCompute(p, a1);
         }
@@ -259,8 +255,19 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
 
     private String released(Proxy released) {
         Set<Proxy> leaked = released.release();
-        return leaked.isEmpty() ? null : report(Violation.LEAK, leaked.size() + " object(s) made through "
-                + released.describe() + " still live at its release: " + leaked.stream().map(Proxy::describe).toList());
+        if (leaked.isEmpty()) {
+            return null;
+        }
+        String live = leaked.size() + " object(s) made through " + released.describe() + " still live at its release: "
+                + leaked.stream().map(Proxy::describe).toList();
+        if (released.kind == ObjectKind.IMPORTER) {
+            // Not a leak yet: ORT allows handles to outlive their importer. Still live at the factory's release, they are.
+            if (released.parent != null) {
+                released.parent.children.addAll(leaked);
+            }
+            return report(Violation.OUTLIVES_IMPORTER, live + "; their releases are forwarded");
+        }
+        return report(Violation.LEAK, live);
     }
 
     /** Wraps the vendor's object the out-parameter at {@code out} received in a proxy, which ORT gets instead. */

@@ -45,15 +45,22 @@ public enum Violation {
      * An importer's {@code WaitSemaphore}/{@code SignalSemaphore} given a stream its library did not make (another
      * EP's) or one released: the caller's mistake, forwarded for the vendor to refuse.
      */
-    FOREIGN_STREAM;
+    FOREIGN_STREAM,
+    /**
+     * Imported handles still live at their importer's {@code Release}: an order ORT allows (javaep's own importers
+     * keep an import's importer alive) but a crash where the vendor's handles need their importer; the handles'
+     * later releases are forwarded, and those still live at the factory's release are a {@link #LEAK}.
+     */
+    OUTLIVES_IMPORTER;
 
     /**
      * A warning rather than a breach of the contract: a slow call, or a compute state ORT runs on two threads at
      * once (ORT calls Compute concurrently for concurrent Runs of one session; a state-free Compute is fine with it),
-     * or a bad import descriptor or another EP's stream (the app's mistakes, which the vendor is to refuse with a
-     * status).
+     * a bad import descriptor or another EP's stream (the app's mistakes, which the vendor is to refuse with a
+     * status), or handles that outlive their importer (allowed, and fatal only to an importer that cannot take it).
      */
     public boolean isWarning() {
-        return this == SLOW_CALL || this == CONCURRENT_COMPUTE || this == BAD_DESCRIPTOR || this == FOREIGN_STREAM;
+        return this == SLOW_CALL || this == CONCURRENT_COMPUTE || this == BAD_DESCRIPTOR || this == FOREIGN_STREAM
+                || this == OUTLIVES_IMPORTER;
     }
 }
