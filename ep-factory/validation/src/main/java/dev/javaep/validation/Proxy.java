@@ -77,13 +77,13 @@ final class Proxy {
         this.parent = null;
         this.children = Set.of();
         this.live = Map.of();
-        this.computing = RELEASED_COMPUTING;
-        this.answers = RELEASED_COMPUTING;
+        this.computing = RELEASED_WORD;
+        this.answers = RELEASED_WORD;
         this.released = true;
     }
 
     private static final long[] NO_FUNCTIONS = {};
-    private static final AtomicLong RELEASED_COMPUTING = new AtomicLong();
+    private static final AtomicLong RELEASED_WORD = new AtomicLong();
 
     /**
      * A proxy of the vendor's object at {@code vendor}: its version is the vendor's (capped at what javaep knows), its
