@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.javaep.bridge.OrtRuntime;
 import dev.javaep.ort.FunctionSlot;
+import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiBase;
 import dev.javaep.ort.OrtApiSlot;
 import dev.javaep.ort.OrtErrorCode;
@@ -47,6 +48,12 @@ final class ApiInterception {
     private final Map<Integer, MemorySegment> epApis = new HashMap<>();
     private MethodHandle createEpDevice;
     private MethodHandle syncStreamGetImpl;
+    /**
+     * ORT's own {@code SyncStream_GetImpl} ({@code (MemorySegment) -> MemorySegment}), for the importer's stream check:
+     * it answers the stream impl ORT holds (the layer's proxy, for a stream the wrapped library made). Null until a
+     * wrapped library asked for the EP API.
+     */
+    static volatile MethodHandle ortSyncStreamGetImpl;
     private MethodHandle kernelInfoGetEp;
 
     ApiInterception(MemorySegment ortApiBase) {
@@ -122,6 +129,7 @@ final class ApiInterception {
         createEpDevice = intercept(copy, OrtEpApiSlot.CreateEpDevice, "createEpDevice");
         if (OrtEpApiSlot.SyncStream_GetImpl.index() < slots) {
             syncStreamGetImpl = intercept(copy, OrtEpApiSlot.SyncStream_GetImpl, "syncStreamGetImpl");
+            ortSyncStreamGetImpl = syncStreamGetImpl;
         }
         if (KERNEL_INFO_GET_EP.index() < slots) {
             kernelInfoGetEp = intercept(copy, KERNEL_INFO_GET_EP, "kernelInfoGetEp");
@@ -197,6 +205,19 @@ final class ApiInterception {
         } catch (Throwable t) {
             EpLog.warning("javaep validation: OrtEpApi::SyncStream_GetImpl failed in the layer: " + t);
             return MemorySegment.NULL;
+        }
+    }
+
+    /** The stream impl ORT holds for {@code stream} (a proxy's address, for the wrapped library's), or -1: unknown. */
+    static long ortStreamImpl(long stream) {
+        MethodHandle getImpl = ortSyncStreamGetImpl;
+        if (getImpl == null || stream == 0) {
+            return -1;
+        }
+        try {
+            return ((MemorySegment) getImpl.invokeExact(MemorySegment.ofAddress(stream))).address();
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
         }
     }
 

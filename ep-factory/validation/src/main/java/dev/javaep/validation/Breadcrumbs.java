@@ -31,7 +31,7 @@ public final class Breadcrumbs {
     static final long MAGIC = 0x31424352_4250454AL; // "JEPBRCB1" read as bytes on a little-endian machine
     static final int HEADER = 64;
     static final int SLOTS_PER_KIND = 64;
-    static final int NAMES = SLOTS_PER_KIND * 8;
+    static final int NAMES = SLOTS_PER_KIND * ObjectKind.values().length;
     static final int NAME_SIZE = 64;
     static final int SLOTS = 256;
     static final int SLOT_SIZE = 64;

@@ -5,6 +5,9 @@ import dev.javaep.ort.OrtAllocatorStruct;
 import dev.javaep.ort.OrtDataTransferImplStruct;
 import dev.javaep.ort.OrtEpFactoryStruct;
 import dev.javaep.ort.OrtEpStruct;
+import dev.javaep.ort.OrtExternalMemoryHandleStruct;
+import dev.javaep.ort.OrtExternalResourceImporterImplStruct;
+import dev.javaep.ort.OrtExternalSemaphoreHandleStruct;
 import dev.javaep.ort.OrtNodeComputeInfoStruct;
 import dev.javaep.ort.OrtSyncNotificationImplStruct;
 import dev.javaep.ort.OrtSyncStreamImplStruct;
@@ -28,7 +31,15 @@ enum ObjectKind {
             Set.of(OrtDataTransferImplStruct.values())),
     SYNC_STREAM(OrtSyncStreamImplStruct.class, OrtSyncStreamImplStruct.SIZE, Set.of(OrtSyncStreamImplStruct.values())),
     SYNC_NOTIFICATION(OrtSyncNotificationImplStruct.class, OrtSyncNotificationImplStruct.SIZE,
-            Set.of(OrtSyncNotificationImplStruct.values()));
+            Set.of(OrtSyncNotificationImplStruct.values())),
+    /**
+     * ORT's interop API (interop_api.cc) checks every importer slot and each handle's {@code Release} for NULL before
+     * calling it (a NULL slot is "not supported"), so none is required.
+     */
+    IMPORTER(OrtExternalResourceImporterImplStruct.class, OrtExternalResourceImporterImplStruct.SIZE, Set.of()),
+    /** An imported memory handle: data fields (device, descriptor) before its one slot, copied into the proxy. */
+    MEMORY_HANDLE(OrtExternalMemoryHandleStruct.class, OrtExternalMemoryHandleStruct.SIZE, Set.of()),
+    SEMAPHORE_HANDLE(OrtExternalSemaphoreHandleStruct.class, OrtExternalSemaphoreHandleStruct.SIZE, Set.of());
 
     final List<CallbackSlot> slots;
     final long size;
@@ -41,6 +52,11 @@ enum ObjectKind {
         this.size = size;
         this.required = required;
         this.structName = slotClass.getSimpleName().replace("Struct", "");
+    }
+
+    /** An imported handle: made by an importer, and named by arguments of its importer's calls. */
+    boolean isImportedHandle() {
+        return this == MEMORY_HANDLE || this == SEMAPHORE_HANDLE;
     }
 
     String callbackName(CallbackSlot slot) {

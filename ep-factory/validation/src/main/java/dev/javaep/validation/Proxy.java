@@ -43,6 +43,11 @@ final class Proxy {
     final Map<Long, Long> live;
     /** NODE_COMPUTE_INFO: the compute state in Compute when only one is (the usual case: no map entry per call), or 0. */
     final AtomicLong computing;
+    /**
+     * IMPORTER: what its {@code CanImportMemory} (low half) and {@code CanImportSemaphore} (high half) answered, two
+     * bits per type value 0..15 (asked, answered true), for the lie check at the import of that type.
+     */
+    final AtomicLong answers;
     volatile boolean released;
 
     private Proxy(ObjectKind kind, long vendor, long address, long[] functions, int version, Proxy parent) {
@@ -55,6 +60,7 @@ final class Proxy {
         this.children = ConcurrentHashMap.newKeySet();
         this.live = new ConcurrentHashMap<>();
         this.computing = new AtomicLong();
+        this.answers = new AtomicLong();
     }
 
     /**
@@ -71,23 +77,29 @@ final class Proxy {
         this.parent = null;
         this.children = Set.of();
         this.live = Map.of();
-        this.computing = RELEASED_COMPUTING;
+        this.computing = RELEASED_WORD;
+        this.answers = RELEASED_WORD;
         this.released = true;
     }
 
     private static final long[] NO_FUNCTIONS = {};
-    private static final AtomicLong RELEASED_COMPUTING = new AtomicLong();
+    private static final AtomicLong RELEASED_WORD = new AtomicLong();
 
     /**
      * A proxy of the vendor's object at {@code vendor}: its version is the vendor's (capped at what javaep knows), its
      * slots the layer's stubs where the vendor's are non-NULL and NULL elsewhere; required slots the vendor left NULL
-     * are reported.
+     * are reported. An imported handle's data fields are copied as they are at its import.
      */
     static Proxy create(ObjectKind kind, long vendor, Proxy parent, Stubs stubs, int knownVersion) {
         int vendorVersion = MEMORY.get(ValueLayout.JAVA_INT, vendor);
         int version = Math.min(vendorVersion, knownVersion);
         MemorySegment struct = Arena.global().allocate(kind.size + TRAILER, 8);
         struct.set(ValueLayout.JAVA_INT, 0, version);
+        // A handle's data fields (device, descriptor) sit between its version and its slot: ORT and the app may read them.
+        long dataEnd = kind.slots.getFirst().byteOffset();
+        if (dataEnd > 8) {
+            MemorySegment.copy(MEMORY, vendor + 8, struct, 8, dataEnd - 8);
+        }
         long[] functions = new long[kind.slots.size()];
         for (CallbackSlot slot : kind.slots) {
             if (slot.since() > version) {
@@ -158,6 +170,9 @@ final class Proxy {
         released = true;
         if (parent != null) {
             parent.children.remove(this);
+            if (parent.parent != null && parent.released) {
+                parent.parent.children.remove(this); // a handle its released importer handed to the factory
+            }
         }
         if (kind == ObjectKind.FACTORY) {
             FACTORY_BY_VENDOR.remove(vendor, this);

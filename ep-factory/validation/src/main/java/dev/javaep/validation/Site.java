@@ -30,9 +30,9 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
                     + Long.toHexString(self) + ", which is no " + kind.structName + " this library made");
         }
         if (p.released) {
-            Violations.report(Violation.USE_AFTER_RELEASE, callback, p.describe() + " was released; the call is not forwarded");
-            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " called on "
-                    + p.describe() + " after its release; not forwarded");
+            boolean again = rule.action() == SlotRule.Action.RELEASE_SELF;
+            throw refused(again ? Violation.DOUBLE_RELEASE : Violation.USE_AFTER_RELEASE, p.describe() + " was released"
+                    + (again ? " already" : ""));
         }
         if (rule.action() == SlotRule.Action.COMPUTE) {
             enterCompute(p, a1);
@@ -86,12 +86,29 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
                 }
                 yield a1;
             }
-            case RELEASE_CHILD -> releasable(rule.creates(), a1).vendor;
+            case IMPORT -> {
+                String wrong = Imports.descriptorProblem(rule.creates(), a1);
+                if (wrong != null) {
+                    report(Violation.BAD_DESCRIPTOR, wrong + " (forwarded: " + p.describe() + " is to refuse it)");
+                }
+                if (a2 != 0) {
+                    MEMORY.set(ValueLayout.JAVA_LONG, a2, UNSET);
+                }
+                yield a1;
+            }
+            case RELEASE_CHILD -> named(rule.creates(), a1, p, true).vendor;
+            case USE_HANDLE -> {
+                long vendor = named(rule.creates(), a1, p, false).vendor;
+                if (rule.creates() == ObjectKind.SEMAPHORE_HANDLE) {
+                    checkStream(p, a2);
+                }
+                yield vendor;
+            }
             case RELEASE_COMPUTE_INFOS -> {
                 MemorySegment vendors = Arena.ofAuto().allocate(Math.max(1, a2) * 8, 8);
                 for (long i = 0; i < a2; i++) {
                     vendors.setAtIndex(ValueLayout.JAVA_LONG, i,
-                            releasable(ObjectKind.NODE_COMPUTE_INFO, MEMORY.get(ValueLayout.JAVA_LONG, a1 + i * 8)).vendor);
+                            named(ObjectKind.NODE_COMPUTE_INFO, MEMORY.get(ValueLayout.JAVA_LONG, a1 + i * 8), p, true).vendor);
                 }
                 yield vendors.address();
             }
@@ -115,7 +132,8 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
         if (!succeeded) {
             settings.statuses().log(callback, r);
         }
-        String violation = succeeded ? check(p, r, a1, a2, a3, a4, a5, a6) : null;
+        String violation = succeeded ? check(p, r, a1, a2, a3, a4, a5, a6)
+                : rule.action() == SlotRule.Action.IMPORT ? lie(p, a1, false, settings.statuses().code(r)) : null;
         violation = violation != null ? violation : slow;
         if (violation != null && settings.strict() && returnsStatus) {
             throw new OrtException(OrtErrorCode.FAIL, "javaep validation (strict): " + callback + ": " + violation);
@@ -165,31 +183,91 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
             case FREE -> a1 == 0 || p.live.remove(a1) != null ? null
                     : report(Violation.FREE_OF_UNKNOWN_POINTER, "0x" + Long.toHexString(a1) + " is no live allocation of "
                             + p.describe() + " (never returned by its Alloc, or freed already)");
-            case COMPUTE -> null;
+            case COMPUTE, USE_HANDLE -> null;
+            case CAN_IMPORT -> {
+                Imports.remember(p, rule.creates(), a1, r != 0);
+                yield null;
+            }
+            case IMPORT -> {
+                String unset = wrapOut(p, a2);
+                String lie = lie(p, a1, true, 0);
+                yield unset != null ? unset : lie;
+            }
         };
     }
 
-    /** The proxy named by a release's argument, refused (thrown) when unknown or released already. */
-    private Proxy releasable(ObjectKind kind, long address) {
-        Proxy child = Proxy.find(kind, address);
-        if (child == null) {
-            report(Violation.RELEASE_OF_UNKNOWN, "0x" + Long.toHexString(address) + " is no " + kind.structName
-                    + " this library made; not forwarded");
-            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " of an unknown "
-                    + kind.structName + " 0x" + Long.toHexString(address));
+    /**
+     * The proxy of {@code kind} at {@code address}, an argument of this call (which {@code releases} it, or uses it):
+     * refused (thrown; the guard answers ORT) when this library, or for an imported handle its importer {@code owner},
+     * did not make it, or when it was released.
+     */
+    private Proxy named(ObjectKind kind, long address, Proxy owner, boolean releases) {
+        Proxy named = Proxy.find(kind, address);
+        if (named == null || kind.isImportedHandle() && !named.released && named.parent != owner) {
+            throw refused(releases ? Violation.RELEASE_OF_UNKNOWN : Violation.FOREIGN_HANDLE, "0x" + Long.toHexString(address)
+                    + " is no " + kind.structName + " " + (kind.isImportedHandle() ? owner.describe() : "this library") + " made");
         }
-        if (child.released) {
-            report(Violation.DOUBLE_RELEASE, child.describe() + " was released already; not forwarded");
-            throw new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + " of "
-                    + child.describe() + ", released already");
+        if (named.released) {
+            throw refused(releases ? Violation.DOUBLE_RELEASE : Violation.USE_AFTER_RELEASE, named.describe()
+                    + " was released already");
         }
-        return child;
+        return named;
+    }
+
+    /** Reports a call that is not forwarded; what to throw, so that the guard answers ORT with a status saying why. */
+    private OrtException refused(Violation kind, String detail) {
+        String why = detail + "; not forwarded";
+        report(kind, why);
+        return new OrtException(OrtErrorCode.INVALID_ARGUMENT, "javaep validation: " + callback + ": " + why);
+    }
+
+    /**
+     * Reports a Wait/Signal on a stream the importer's library did not make (another EP's), or one released: the
+     * caller's mistake, forwarded for the vendor to refuse.
+     */
+    private void checkStream(Proxy importer, long stream) {
+        long impl = ApiInterception.ortStreamImpl(stream);
+        if (impl == -1) {
+            return; // NULL (ORT refuses it before) or no ORT tables to ask
+        }
+        Proxy proxy = Proxy.find(ObjectKind.SYNC_STREAM, impl);
+        if (proxy == null || proxy.released || root(proxy) != root(importer)) {
+            report(Violation.FOREIGN_STREAM, "OrtSyncStream 0x" + Long.toHexString(stream) + " is "
+                    + (proxy != null && proxy.released ? "released" : "no stream of the library behind " + importer.describe())
+                    + " (forwarded: the importer is to refuse it)");
+        }
+    }
+
+    /** The factory an object was made through (itself for a factory). */
+    private static Proxy root(Proxy p) {
+        Proxy root = p;
+        while (root.parent != null) {
+            root = root.parent;
+        }
+        return root;
+    }
+
+    /** Reports the import's contradiction of the importer's CanImport answer, if any. */
+    private String lie(Proxy importer, long descriptor, boolean succeeded, int failedCode) {
+        String lie = Imports.lie(importer, rule.creates(), callback, descriptor, succeeded, failedCode);
+        return lie == null ? null : report(Violation.CAN_IMPORT_LIE, lie);
     }
 
     private String released(Proxy released) {
         Set<Proxy> leaked = released.release();
-        return leaked.isEmpty() ? null : report(Violation.LEAK, leaked.size() + " object(s) made through "
-                + released.describe() + " still live at its release: " + leaked.stream().map(Proxy::describe).toList());
+        if (leaked.isEmpty()) {
+            return null;
+        }
+        String live = leaked.size() + " object(s) made through " + released.describe() + " still live at its release: "
+                + leaked.stream().map(Proxy::describe).toList();
+        if (released.kind == ObjectKind.IMPORTER) {
+            // Not a leak yet: ORT allows handles to outlive their importer. Still live at the factory's release, they are.
+            if (released.parent != null) {
+                released.parent.children.addAll(leaked);
+            }
+            return report(Violation.OUTLIVES_IMPORTER, live + "; their releases are forwarded");
+        }
+        return report(Violation.LEAK, live);
     }
 
     /** Wraps the vendor's object the out-parameter at {@code out} received in a proxy, which ORT gets instead. */

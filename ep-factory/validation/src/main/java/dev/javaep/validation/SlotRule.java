@@ -5,6 +5,9 @@ import dev.javaep.ort.OrtAllocatorStruct;
 import dev.javaep.ort.OrtDataTransferImplStruct;
 import dev.javaep.ort.OrtEpFactoryStruct;
 import dev.javaep.ort.OrtEpStruct;
+import dev.javaep.ort.OrtExternalMemoryHandleStruct;
+import dev.javaep.ort.OrtExternalResourceImporterImplStruct;
+import dev.javaep.ort.OrtExternalSemaphoreHandleStruct;
 import dev.javaep.ort.OrtNodeComputeInfoStruct;
 import dev.javaep.ort.OrtSyncNotificationImplStruct;
 import dev.javaep.ort.OrtSyncStreamImplStruct;
@@ -13,13 +16,20 @@ import dev.javaep.ort.OrtSyncStreamImplStruct;
  * What the layer does around one slot besides timing it and reading a failed status: which argument is an
  * out-parameter it wraps in a proxy, which names an object it translates back to the vendor's, which result it checks.
  *
- * @param creates  the kind of object the out-parameter at {@code argument} receives, or null
+ * @param creates  the kind of object the out-parameter at {@code argument} receives (a create) or that it names (a
+ *                 release, an imported handle's use, the handles a CanImport is about), or null
  * @param argument the (1-based, after {@code this}) argument the rule reads; 0 for none
  * @param required whether the out-parameter must be set on success (otherwise NULL means "none")
  */
 record SlotRule(Action action, ObjectKind creates, int argument, boolean required) {
     enum Action { PLAIN, NON_NULL_RESULT, SUPPORTED_DEVICES, CREATE, COMPILE, RELEASE_CHILD, RELEASE_COMPUTE_INFOS,
-        RELEASE_SELF, ALLOC, FREE, COMPUTE }
+        RELEASE_SELF, ALLOC, FREE, COMPUTE,
+        /** An importer's CanImportMemory/CanImportSemaphore: the answer is kept ({@code creates}: which handles). */
+        CAN_IMPORT,
+        /** ImportMemory/ImportSemaphore: the descriptor checked, the handle wrapped, the answer to CanImport* held to. */
+        IMPORT,
+        /** A call on an imported handle ({@code creates}: its kind) at argument 1, translated to the vendor's. */
+        USE_HANDLE }
 
     static final SlotRule PLAIN = new SlotRule(Action.PLAIN, null, 0, false);
 
@@ -46,7 +56,27 @@ record SlotRule(Action action, ObjectKind creates, int argument, boolean require
                     simple(Action.ALLOC, 1);
             case OrtAllocatorStruct.Free -> simple(Action.FREE, 1);
             case OrtNodeComputeInfoStruct.Compute -> simple(Action.COMPUTE, 1);
+            case OrtEpFactoryStruct.CreateExternalResourceImporterForDevice ->
+                    new SlotRule(Action.CREATE, ObjectKind.IMPORTER, 2, false);
+            case OrtExternalMemoryHandleStruct.Release, OrtExternalSemaphoreHandleStruct.Release ->
+                    simple(Action.RELEASE_SELF, 0);
+            case OrtExternalResourceImporterImplStruct importer -> importer(importer);
             default -> PLAIN;
+        };
+    }
+
+    /** The importer's slots: each about its memory handles or its semaphore handles. */
+    private static SlotRule importer(OrtExternalResourceImporterImplStruct slot) {
+        ObjectKind handles = switch (slot) {
+            case CanImportMemory, ImportMemory, ReleaseMemory, CreateTensorFromMemory -> ObjectKind.MEMORY_HANDLE;
+            default -> ObjectKind.SEMAPHORE_HANDLE;
+        };
+        return switch (slot) {
+            case CanImportMemory, CanImportSemaphore -> new SlotRule(Action.CAN_IMPORT, handles, 1, false);
+            case ImportMemory, ImportSemaphore -> new SlotRule(Action.IMPORT, handles, 2, true);
+            case ReleaseMemory, ReleaseSemaphore -> new SlotRule(Action.RELEASE_CHILD, handles, 1, false);
+            case CreateTensorFromMemory, WaitSemaphore, SignalSemaphore -> new SlotRule(Action.USE_HANDLE, handles, 1, false);
+            case Release -> simple(Action.RELEASE_SELF, 0);
         };
     }
 

@@ -26,11 +26,20 @@ final class StatusReader {
         return Linker.nativeLinker().downcallHandle(function, slot.descriptor());
     }
 
+    /** The code of a non-NULL status. */
+    int code(long status) {
+        try {
+            return (int) errorCode.invokeExact(MemorySegment.ofAddress(status));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
     /** Logs a non-NULL status: not a violation (failing is an EP's right), but what a vendor wants to see in the trace. */
     void log(String callback, long status) {
         try {
             MemorySegment s = MemorySegment.ofAddress(status);
-            int code = (int) errorCode.invokeExact(s);
+            int code = code(status);
             String message = OrtApi.cString((MemorySegment) errorMessage.invokeExact(s));
             EpLog.info("javaep validation: " + callback + " returned status " + OrtErrorCode.of(code) + ": " + message);
             Settings settings = Settings.current;

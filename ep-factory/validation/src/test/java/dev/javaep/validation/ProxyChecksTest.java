@@ -294,7 +294,7 @@ class ProxyChecksTest {
         return Proxy.create(ObjectKind.ALLOCATOR, vendor.address(), null, Settings.current.stubs(), 23);
     }
 
-    private static Proxy factoryProxy() {
+    static Proxy factoryProxy() {
         FunctionDescriptor name = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG);
         MemorySegment vendor = vendorStruct(OrtEpFactoryStruct.SIZE, Map.of(
                 OrtEpFactoryStruct.GetName, stub("name", name), OrtEpFactoryStruct.GetVendor, stub("name", name),
@@ -309,27 +309,37 @@ class ProxyChecksTest {
     }
 
     private static MemorySegment vendorStruct(long size, Map<CallbackSlot, MemorySegment> functions) {
+        return vendorStruct(size, 23, functions);
+    }
+
+    /** A vendor's struct of {@code size} bytes declaring {@code version}, with {@code functions} in their slots. */
+    static MemorySegment vendorStruct(long size, int version, Map<? extends CallbackSlot, MemorySegment> functions) {
         MemorySegment struct = ARENA.allocate(size, 8);
-        struct.set(JAVA_INT, 0, 23);
+        struct.set(JAVA_INT, 0, version);
         functions.forEach((slot, function) -> struct.set(JAVA_LONG, slot.byteOffset(), function.address()));
         return struct;
     }
 
     private static MemorySegment stub(String method, FunctionDescriptor descriptor) {
+        return stub(MethodHandles.lookup(), method, descriptor);
+    }
+
+    /** An upcall stub of the static {@code method} of the class {@code lookup} looks up in. */
+    static MemorySegment stub(MethodHandles.Lookup lookup, String method, FunctionDescriptor descriptor) {
         try {
-            MethodHandle target = MethodHandles.lookup().findStatic(ProxyChecksTest.class, method, descriptor.toMethodType());
+            MethodHandle target = lookup.findStatic(lookup.lookupClass(), method, descriptor.toMethodType());
             return LINKER.upcallStub(target, descriptor, ARENA);
         } catch (ReflectiveOperationException e) {
             throw new LinkageError(method, e);
         }
     }
 
-    private static long slot(Proxy proxy, CallbackSlot slot) {
+    static long slot(Proxy proxy, CallbackSlot slot) {
         return Proxy.MEMORY.get(JAVA_LONG, proxy.address + slot.byteOffset());
     }
 
     /** Calls the proxy's {@code slot} as ORT would, every argument a long (all slots used here take pointers or sizes). */
-    private static long callLong(Proxy proxy, CallbackSlot slot, long... arguments) throws Throwable {
+    static long callLong(Proxy proxy, CallbackSlot slot, long... arguments) throws Throwable {
         FunctionDescriptor descriptor = UpcallGuard.addressesAsLongs(slot.descriptor());
         MethodHandle call = LINKER.downcallHandle(MemorySegment.ofAddress(slot(proxy, slot)), descriptor);
         Object[] all = new Object[arguments.length + 1];

@@ -16,7 +16,7 @@ import java.lang.invoke.MethodHandle;
  * A shared-memory buffer as a media pipeline owns one: a memfd, mapped here for the app's own reads
  * and writes. {@link #exportFd()} hands out a new fd (a dup), as {@code vkGetMemoryFdKHR} does.
  */
-final class MemFd implements AutoCloseable {
+public final class MemFd implements AutoCloseable {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final MethodHandle MEMFD_CREATE = LINKER.downcallHandle(
             LINKER.defaultLookup().findOrThrow("memfd_create"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
@@ -27,7 +27,7 @@ final class MemFd implements AutoCloseable {
     private final long size;
     private final MemorySegment mapping;
 
-    MemFd(long size) {
+    public MemFd(long size) {
         try (Arena arena = Arena.ofConfined()) {
             int created = (int) MEMFD_CREATE.invokeExact(arena.allocateFrom("javaep-test"), 0);
             if (created < 0 || (int) FTRUNCATE.invokeExact(created, size) != 0) {
@@ -43,19 +43,19 @@ final class MemFd implements AutoCloseable {
         this.mapping = MemorySegment.ofAddress(Posix.mapShared(fd, size)).reinterpret(size);
     }
 
-    int exportFd() {
+    public int exportFd() {
         return Posix.dup(fd);
     }
 
-    long size() {
+    public long size() {
         return size;
     }
 
-    void writeFloats(long offset, float[] values) {
+    public void writeFloats(long offset, float[] values) {
         MemorySegment.copy(values, 0, mapping, JAVA_FLOAT, offset, values.length);
     }
 
-    float[] readFloats(long offset, int count) {
+    public float[] readFloats(long offset, int count) {
         return mapping.asSlice(offset, (long) count * Float.BYTES).toArray(JAVA_FLOAT);
     }
 

@@ -164,14 +164,19 @@ class ValidationLayerIT {
 
     /** The properties that put the layer in front of a copy of libjavaep, plus {@code more}. */
     private static Map<String, String> layer(Map<String, String> more) {
+        return layer(work, more);
+    }
+
+    /** The same, with the copy of libjavaep in {@code directory}. */
+    static Map<String, String> layer(Path directory, Map<String, String> more) {
         Map<String, String> properties = new HashMap<>(more);
-        properties.put("javaep.validate.library", vendorCopy().toString());
+        properties.put("javaep.validate.library", vendorCopy(directory).toString());
         return properties;
     }
 
     /** libjavaep at another path: a library of its own to ORT and the dynamic linker, javaep in this JVM all the same. */
-    private static Path vendorCopy() {
-        Path copy = work.resolve("vendor").resolve(TestPaths.loaderLibrary().getFileName());
+    private static Path vendorCopy(Path directory) {
+        Path copy = directory.resolve("vendor").resolve(TestPaths.loaderLibrary().getFileName());
         try {
             if (!Files.exists(copy)) {
                 Files.createDirectories(copy.getParent());
@@ -184,7 +189,7 @@ class ValidationLayerIT {
     }
 
     /** Registers libjavaep with {@code properties} set (they are read at registration), runs {@code body}, unregisters. */
-    private static <T> T withRegistration(String name, Map<String, String> properties, Function<OrtEnvironment, T> body) {
+    static <T> T withRegistration(String name, Map<String, String> properties, Function<OrtEnvironment, T> body) {
         Map<String, String> previous = new HashMap<>();
         properties.forEach((key, value) -> previous.put(key, System.setProperty(key, value)));
         try (OrtEnvironment env = OrtHost.shared().createEnvironment(name, OrtHost.LogLevel.WARNING)) {
@@ -205,7 +210,7 @@ class ValidationLayerIT {
         }
     }
 
-    private static Map<String, Integer> eventCounts(String json) {
+    static Map<String, Integer> eventCounts(String json) {
         Map<String, Integer> counts = new HashMap<>();
         Matcher m = Pattern.compile("\"name\":\"([^\"]+)\"").matcher(json);
         while (m.find()) {
