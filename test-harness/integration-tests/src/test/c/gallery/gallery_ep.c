@@ -209,8 +209,10 @@ static OrtStatus* ORT_API_CALL kernel_compute(OrtNodeComputeInfo* this_ptr, void
   }
 #if GALLERY_FAULT == FAULT_NOT_THREAD_SAFE
   if (y != result) {
-    /* whatever work stands between computing and copying out: it widens the window for another Run's Compute */
-    struct timespec pause = {0, 200000};
+    /* whatever work stands between computing and copying out: it widens the window for another Run's Compute.
+     * 2 ms, longer than the rest of a Run (about 1 ms behind the validation layer on a busy 2-core machine), so two
+     * threads' Runs overlap here nearly every time; at 200 us the race showed in 2 of 3 runs behind the layer. */
+    struct timespec pause = {0, 2000000};
     nanosleep(&pause, NULL);
     memcpy(result, y, count * sizeof(float));
   }
