@@ -101,6 +101,13 @@ def main():
                         eager = median_ms(lambda: model(x), iters)
                         graph = graph_ms(model, x, iters)
                     print(f"case {name} {batch} {dtype_name} {size} {size} {path} {eager:.4f} {graph:.4f}", flush=True)
+                    if dtype != torch.float32:
+                        # how far PyTorch's own half model lands from its float32 model on the same input: the yardstick
+                        # for an EP's float16 output (random weights can overflow float16 in PyTorch too)
+                        with torch.no_grad():
+                            reference = copy.deepcopy(base).cuda().float().eval()(x.float())
+                            drift = (model(x).float() - reference).abs().max() / reference.abs().max()
+                        print(f"drift {name} {batch} {dtype_name} {drift.item():.3e}", flush=True)
                 except Exception as e:  # noqa: BLE001 - one failed case is reported, the others still run
                     message = " ".join(repr(e).split())[:400]
                     print(f"error {name} {batch} {dtype_name} {message}", flush=True)

@@ -128,6 +128,13 @@ public final class TorchvisionBenchmark {
             System.setProperties(saved);
             deleteTree(work);
         }
+        List<String> drifts = log.stream().filter(l -> l.startsWith("drift ")).toList();
+        if (!drifts.isEmpty()) {
+            System.out.println("PyTorch's own float16 model vs its float32 model on the same input, max|diff| / max|float32|"
+                    + " (the yardstick for the float16 column above):");
+            drifts.forEach(d -> System.out.println("- " + d.substring("drift ".length())));
+            System.out.println();
+        }
         System.out.printf(Locale.ROOT, "Median of %d iterations per side after warm-up (JavaCuda: %d Runs, the first compiles"
                 + " the kernels and times cuDNN's algorithms); a Run and a PyTorch iteration both end synchronised."
                 + " Ratio: JavaCuda with graphs on (the default) over PyTorch's CUDA-graph replay. Output: max|diff| /"
