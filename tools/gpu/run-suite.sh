@@ -4,6 +4,8 @@
 #                                         conformance (the kit on JavaCuda) bench-networks (JavaCpu vs ORT CPU)
 #                                         bench-torchvision (torchvision nets: JavaCuda vs PyTorch eager and CUDA graph;
 #                                         TORCHVISION_ARGS="--only resnet18 --iterations 50" narrows it)
+#                                         bench-multigpu (exported networks: one GPU vs one session per GPU, issue 18;
+#                                         MULTIGPU_ARGS="--seconds 3 --only resnet_small" narrows it)
 #                                         (JUNIT_CLASS=a.B,c.D limits junit to those classes)
 #                                         (default: all but sanitizer, which runs the JavaCuda partition matrix,
 #                                         or $SANITIZER_CLASS (a.B,c.D), under compute-sanitizer --tool memcheck)
@@ -171,6 +173,9 @@ for s in "${STEPS[@]}"; do
              step bench-torchvision 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                dev.javaep.cli.JavaepCli --dist "$B" bench-torchvision --python "$PYTHON" \
                --torch-script "$ROOT/tools/gpu/torchvision_bench.py" ${TORCHVISION_ARGS:-} ;;
+    bench-multigpu)  # one JavaCuda session on GPU 0 vs one per GPU, each Run from its own thread (issue 18; two GPUs on nvidia-h200-x2)
+             # shellcheck disable=SC2086  # MULTIGPU_ARGS is a list of words
+             step bench-multigpu 300 "$B/bin/javaep" bench-multigpu "$B/test-classes/models/torch" ${MULTIGPU_ARGS:-} ;;
     *) echo "unknown step $s"; failed=$((failed + 1)) ;;
   esac
 done

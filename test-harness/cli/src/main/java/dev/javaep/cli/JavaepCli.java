@@ -45,6 +45,9 @@ import java.util.stream.Stream;
  *   javaep bench-networks DIR [--threads 1,N] [--only A,B]
  *                                        JavaCpu (fallback disabled) vs ORT's CPU EP at equal intra-op thread counts
  *                                        on the networks of DIR/models.tsv and a 16-activation chain
+ *   javaep bench-multigpu DIR [--seconds S] [--only A,B]
+ *                                        the networks of DIR/models.tsv on JavaCuda: frames/s of one session on GPU 0
+ *                                        vs one session per GPU, each Run from its own thread (needs NVIDIA GPUs)
  *   javaep node-tests DIR [EP] [LIBRARY] [--ops A,B]
  *                                        run ONNX node tests (folders under DIR) on one EP, fallback disabled;
  *                                        --ops keeps the tests whose nodes are all of these op types
@@ -144,6 +147,20 @@ public final class JavaepCli {
                         only);
                 yield 0;
             }
+            case "bench-multigpu" -> {
+                List<String> positional = new ArrayList<>(params);
+                List<String> only = takeList(positional, "--only");
+                double seconds = Double.parseDouble(option(positional, "--seconds", "5"));
+                int at = positional.indexOf("--seconds");
+                if (at >= 0) {
+                    positional.subList(at, Math.min(at + 2, positional.size())).clear(); // DIR may come after it
+                }
+                if (positional.isEmpty()) {
+                    yield usage();
+                }
+                yield benchmark(() -> dev.javaep.cli.bench.MultiGpuBenchmark.run(defaultLibrary,
+                        Path.of(positional.getFirst()), seconds, only));
+            }
             case "devices" -> devices(params.isEmpty() ? defaultLibrary : Path.of(params.getFirst()));
             case "node-tests" -> {
                 NodeTestArgs a = NodeTestArgs.parse(params, defaultLibrary);
@@ -208,7 +225,8 @@ public final class JavaepCli {
 
     private static int usage() {
         System.err.println("usage: javaep [demo [--out DIR] | bench | bench-cuda | bench-espcn | bench-torchvision [--only A,B]"
-                + " | bench-networks DIR [--threads 1,N] [--only A,B] | devices [LIBRARY]"
+                + " | bench-networks DIR [--threads 1,N] [--only A,B] | bench-multigpu DIR [--seconds S] [--only A,B]"
+                + " | devices [LIBRARY]"
                 + " | node-tests DIR [EP] [LIBRARY] [--ops A,B] | op-table DIR [EP] [LIBRARY] [--ops A,B]"
                 + " | compare MODEL [EP] [LIBRARY] | conformance [LIBRARY] [--ep NAME] [--device N] [--node-tests DIR] [--report DIR]"
                 + " [--only GROUP,...] [--timeout S] ...]");

@@ -1,8 +1,6 @@
 package dev.javaep.cli.bench;
 
-import dev.javaep.conformance.ModelComparison;
 import dev.javaep.harness.onnx.Dim;
-import dev.javaep.harness.onnx.OnnxModelReader;
 import dev.javaep.harness.onnx.OnnxModelWriter;
 import dev.javaep.host.OrtEnvironment;
 import dev.javaep.host.OrtHost;
@@ -15,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -113,29 +110,8 @@ public final class NetworkBenchmark {
     /** The float32 networks listed in {@code dir/models.tsv} (at their listed input shapes), then the activation chain. */
     private static List<Workload> workloads(Path dir, List<String> only) throws IOException {
         List<Workload> workloads = new ArrayList<>();
-        Path list = dir.resolve("models.tsv");
-        if (!Files.isRegularFile(list)) {
-            throw new IllegalArgumentException("no models.tsv in " + dir
-                    + " (the folder is test-harness/integration-tests/src/test/resources/models/torch)");
-        }
-        for (String line : Files.readAllLines(list)) {
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
-            }
-            String[] columns = line.split("\t");
-            String file = columns[0];
-            if (!only.isEmpty() && only.stream().noneMatch(file::startsWith)) {
-                continue;
-            }
-            Path model = dir.resolve(file);
-            Map<String, long[]> byPosition = new LinkedHashMap<>();
-            String[] shapes = columns[3].split(";");
-            for (int i = 0; i < shapes.length; i++) {
-                byPosition.put("#" + i, Arrays.stream(shapes[i].split("x")).mapToLong(Long::parseLong).toArray());
-            }
-            Map<String, TensorData> inputs = ModelComparison.randomInputs(OnnxModelReader.read(model),
-                    ModelComparison.byPosition(model, byPosition));
-            workloads.add(new Workload(file.replace(".onnx", "") + " " + columns[3], model, null, inputs));
+        for (ExportedNetworks.Network n : ExportedNetworks.read(dir, only)) {
+            workloads.add(new Workload(n.name() + " " + n.shapes(), n.file(), null, n.inputs()));
         }
         if (only.isEmpty() || only.contains("activations")) {
             long[] shape = {1, 64, 56, 56};

@@ -234,7 +234,8 @@ public final class TorchvisionBenchmark {
         }
     }
 
-    private static double relativeError(float[] output, float[] reference) {
+    /** max|output - reference| over max|reference|; NaN anywhere in the output counts as infinitely wrong. */
+    static double relativeError(float[] output, float[] reference) {
         double scale = 0;
         double worst = 0;
         for (int i = 0; i < reference.length; i++) {
