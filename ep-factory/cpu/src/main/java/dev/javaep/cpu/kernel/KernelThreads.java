@@ -184,8 +184,12 @@ public final class KernelThreads {
         long done = 0;
         int spin = 0;
         while (!stopped) {
-            long generation = ticket.get() >>> 32;
-            if (generation == done) {
+            long t = ticket.get();
+            long generation = t >>> 32;
+            // A job is published when its ticket holds a task index; while it still holds MAX the caller is writing
+            // body and taskCount, and reading them now could pair this generation with the previous job's fields
+            // (running the old body over the new job's tickets).
+            if (generation == done || (int) t == Integer.MAX_VALUE) {
                 if (spin++ < SPINS) {
                     Thread.onSpinWait();
                 } else {
@@ -195,6 +199,8 @@ public final class KernelThreads {
             }
             spin = 0;
             done = generation;
+            // read after a published ticket: these are this generation's fields, or a later job's, whose tickets
+            // carry another generation, so takeTasks claims nothing with them
             Body job = body;
             int tasks = taskCount;
             if (job != null) {
