@@ -27,11 +27,7 @@ public record SplitRule(long axis, long[] splitAttribute, boolean splitInput, Lo
         long[] x = inputs.shape(0);
         long[] split = splitAttribute;
         if (split == null && splitInput && inputs.present(1)) {
-            double[] values = inputs.doubles(1);
-            split = new long[values.length];
-            for (int i = 0; i < values.length; i++) {
-                split[i] = (long) values[i];
-            }
+            split = inputs.longs(1); // Split's split input is int64
         }
         int a = TensorOps.axis(inputs.op(), axis, x.length);
         return TensorOps.split(x, a, TensorOps.splitSizes(x[a], split, numOutputs, outputs));
