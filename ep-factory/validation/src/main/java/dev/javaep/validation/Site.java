@@ -21,6 +21,8 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
     static final long ALLOC_ALIGNMENT = 64;
     /** Written into a required out-parameter before the call: still there after a success means the vendor never set it. */
     private static final long UNSET = 0x0BADC0DE0BADC0DEL;
+    /** The vendor pointers a ReleaseNodeComputeInfos forwards, per thread, from before the vendor's call to exit. */
+    private static final ThreadLocal<Arena> RELEASE_ARRAYS = new ThreadLocal<>();
 
     /** The proxy {@code self} names; a released or unknown one is refused (thrown: the guard answers ORT). */
     Proxy enter(long self, long a1) {
@@ -105,12 +107,22 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
                 yield vendor;
             }
             case RELEASE_COMPUTE_INFOS -> {
-                MemorySegment vendors = Arena.ofAuto().allocate(Math.max(1, a2) * 8, 8);
-                for (long i = 0; i < a2; i++) {
-                    vendors.setAtIndex(ValueLayout.JAVA_LONG, i,
-                            named(ObjectKind.NODE_COMPUTE_INFO, MEMORY.get(ValueLayout.JAVA_LONG, a1 + i * 8), p, true).vendor);
+                // the vendor reads this array during the call: its arena lives until exit closes it (an automatic
+                // arena would be freeable as soon as only its address is left)
+                Arena arena = Arena.ofConfined();
+                RELEASE_ARRAYS.set(arena);
+                try {
+                    MemorySegment vendors = arena.allocate(Math.max(1, a2) * 8, 8);
+                    for (long i = 0; i < a2; i++) {
+                        vendors.setAtIndex(ValueLayout.JAVA_LONG, i, named(ObjectKind.NODE_COMPUTE_INFO,
+                                MEMORY.get(ValueLayout.JAVA_LONG, a1 + i * 8), p, true).vendor);
+                    }
+                    yield vendors.address();
+                } catch (RuntimeException | Error e) {
+                    RELEASE_ARRAYS.remove();
+                    arena.close();
+                    throw e;
                 }
-                yield vendors.address();
             }
             default -> a1;
         };
@@ -119,6 +131,13 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
     /** After the vendor's call: trace, time, status, the slot's checks; returns its result (or, strict, a status). */
     long exit(Proxy p, long start, long r, long a1, long a2, long a3, long a4, long a5, long a6) {
         long nanos = System.nanoTime() - start;
+        if (rule.action() == SlotRule.Action.RELEASE_COMPUTE_INFOS) {
+            Arena arena = RELEASE_ARRAYS.get();
+            RELEASE_ARRAYS.remove();
+            if (arena != null) {
+                arena.close();
+            }
+        }
         if (rule.action() == SlotRule.Action.COMPUTE) {
             exitCompute(p, a1);
         }
