@@ -635,12 +635,13 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 values[slot] = captured[slot];
             }
             synchronized (this) {
-                api.launch(executable, stream);
-                captures++;
+                // owned by the cache before its first launch, so that a launch that throws leaves it to close()
                 Long replaced = executables.put(key, executable);
                 if (replaced != null) {
                     api.destroyExec(replaced); // another thread captured the same key meanwhile
                 }
+                api.launch(executable, stream);
+                captures++;
                 Iterator<Map.Entry<GraphKey, Long>> eldest = executables.entrySet().iterator();
                 while (executables.size() > MAX_GRAPHS) {
                     api.destroyExec(eldest.next().getValue());

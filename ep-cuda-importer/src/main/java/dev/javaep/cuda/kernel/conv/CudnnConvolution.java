@@ -157,6 +157,7 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
         }
         if (algorithm < 0) {
             cudnn.destroy(in, filter, convolution, bias);
+            cudnn.destroyTensor(out); // as close() releases a plan's
             return Plan.UNSUPPORTED;
         }
         CHOSEN.putIfAbsent(key, algorithm);
