@@ -1,7 +1,6 @@
 package dev.javaep.conformance.kit;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BOOLEAN;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -72,7 +71,7 @@ final class FactoryVersions {
                 throw Check.fail("CreateEpFactories succeeded with no factory, yet RegisterExecutionProviderLibrary added EP devices");
             }
             for (int i = 0; i < n; i++) {
-                MemorySegment factory = factories.getAtIndex(ADDRESS, i).reinterpret(OrtEpFactoryStruct.values().length * 8L + 8);
+                MemorySegment factory = factories.getAtIndex(ADDRESS, i).reinterpret(OrtEpFactoryStruct.SIZE);
                 try {
                     describe(factory, hostApi, problems, seen);
                 } finally {
@@ -91,7 +90,7 @@ final class FactoryVersions {
         int version = factory.get(JAVA_INT, 0);
         MemorySegment getName = factory.get(ADDRESS, OrtEpFactoryStruct.GetName.byteOffset());
         String name = getName.equals(MemorySegment.NULL) ? "(no GetName)" : OrtApi.cString((MemorySegment) Linker.nativeLinker()
-                .downcallHandle(getName, FunctionDescriptor.of(ADDRESS, ADDRESS)).invokeExact(factory));
+                .downcallHandle(getName, OrtEpFactoryStruct.GetName.descriptor()).invokeExact(factory));
         if (version < FIRST_PLUGIN_API || version > IMPLAUSIBLE_API) {
             problems.add(name + ": ort_version_supported " + version + " is not a plugin-EP API version (22 or later;"
                     + " set it to ORT_API_VERSION of the header built against)");
@@ -108,7 +107,7 @@ final class FactoryVersions {
                 ? factory.get(ADDRESS, OrtEpFactoryStruct.IsStreamAware.byteOffset()) : MemorySegment.NULL;
         if (!isStreamAware.equals(MemorySegment.NULL)) {
             boolean aware = (boolean) Linker.nativeLinker().downcallHandle(isStreamAware,
-                    FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS)).invokeExact(factory);
+                    OrtEpFactoryStruct.IsStreamAware.descriptor()).invokeExact(factory);
             streams = aware ? ", stream-aware" : ", not stream-aware";
         }
         String relation = version == hostApi ? "= host" : version < hostApi ? "< host: ORT calls no member newer than " + version
