@@ -176,6 +176,21 @@ for s in "${STEPS[@]}"; do
     bench-multigpu)  # one JavaCuda session on GPU 0 vs one per GPU, each Run from its own thread (issue 18; two GPUs on nvidia-h200-x2)
              # shellcheck disable=SC2086  # MULTIGPU_ARGS is a list of words
              step bench-multigpu 300 "$B/bin/javaep" bench-multigpu "$B/test-classes/models/torch" ${MULTIGPU_ARGS:-} ;;
+    session-study)  # where JavaCuda's native memory goes over session create/release cycles (issue 14): a fresh JVM
+             # per configuration, SessionCycleStudy's per-session growth of RSS, glibc in use and the JVM's own malloc (NMT)
+             sc="${SESSION_STUDY_CYCLES:-400}"
+             study() {  # study NAME LIBRARY|- EP [ENV=VALUE...] [-- JVM options]
+               local name=$1 lib=$2 ep=$3; shift 3; local envs=() opts=()
+               while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done; [ $# -gt 0 ] && shift; opts=("$@")
+               step "study-$name" 300 env "${envs[@]}" "$JAVA" "${JVM[@]}" -XX:NativeMemoryTracking=summary "${opts[@]}" \
+                 -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" dev.javaep.conformance.kit.SessionCycleStudy "$lib" "$ep" "$sc" 1
+             }
+             study ort-cpu - CPUExecutionProvider
+             study javacpu "$B/libjavaep.so" JavaCpuExecutionProvider
+             study javacuda "$B/libjavaep.so" JavaCudaExecutionProvider
+             study javacuda-graphs-off "$B/libjavaep.so" JavaCudaExecutionProvider -- -Djavaep.cuda.graphs=off
+             study javacuda-arena2 "$B/libjavaep.so" JavaCudaExecutionProvider MALLOC_ARENA_MAX=2
+             study javacuda-nocache "$B/libjavaep.so" JavaCudaExecutionProvider CUDA_CACHE_DISABLE=1 ;;
     *) echo "unknown step $s"; failed=$((failed + 1)) ;;
   esac
 done
