@@ -165,7 +165,7 @@ for s in "${STEPS[@]}"; do
     conformance)  # the conformance kit on JavaCuda (issue 14): report (Markdown, HTML, JUnit XML) in $OUT/conformance
              step conformance 420 env JAVAEP_FACTORIES=JavaCudaExecutionProvider "$B/bin/javaep" conformance "$B/libjavaep.so" \
                --ep JavaCudaExecutionProvider --node-tests "$B/node-tests" --report "$OUT/conformance" \
-               --session-cycles "${CONFORMANCE_SESSION_CYCLES:-200}" ;;
+               --session-cycles "${CONFORMANCE_SESSION_CYCLES:-1000}" ;;
     bench-networks)  # JavaCpu vs ORT's CPU EP on the exported networks, on this machine's cores (issue 13)
              step bench-networks 300 "$B/bin/javaep" bench-networks "$B/test-classes/models/torch" --threads "1,$(nproc)" ;;
     bench-torchvision)  # torchvision architectures exported by PyTorch: JavaCuda vs PyTorch eager and CUDA-graph replay (issue 13)

@@ -5,8 +5,13 @@ import dev.javaep.host.OrtHost;
 import dev.javaep.host.Session;
 import dev.javaep.host.SessionOptions;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The loop of {@code lifecycle.session-cycles} as a program of its own, to compare session configurations in fresh
@@ -64,9 +69,11 @@ public final class SessionCycleStudy {
         LifecycleChecks.sessionCycleSamples(open, half, every);
         ProcessSample start = ProcessSample.now();
         long jvmStart = jvmMallocKib();
+        Map<String, Long> categoriesStart = jvmMallocByCategoryKib();
         List<ProcessSample> samples = LifecycleChecks.sessionCycleSamples(open, half, every);
         ProcessSample end = ProcessSample.now();
         long jvmEnd = jvmMallocKib();
+        Map<String, Long> categoriesEnd = jvmMallocByCategoryKib();
         System.out.println(LifecycleChecks.trend(samples, every, "session", half));
         double perSession = half;
         String jvm = jvmStart < 0 ? "JVM malloc n/a (run with -XX:NativeMemoryTracking=summary)"
@@ -76,18 +83,57 @@ public final class SessionCycleStudy {
         System.out.printf("second half, KiB per session: RSS %+.2f, glibc in use %+.2f, glibc free %+.2f, %s%n",
                 (end.rssKib() - start.rssKib()) / perSession, (end.mallocInUseKib() - start.mallocInUseKib()) / perSession,
                 (end.mallocFreeKib() - start.mallocFreeKib()) / perSession, jvm);
+        // Which part of the JVM mallocs: "Other" is Unsafe/FFM native memory (a Java EP's arenas), "Compiler" and
+        // "Arena Chunk" the JIT's, "Symbol"/"Class" class loading; so a Java EP's own native leak is told from warm-up.
+        String byCategory = categoriesEnd.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), (e.getValue() - categoriesStart.getOrDefault(e.getKey(), 0L)) / perSession))
+                .filter(e -> Math.abs(e.getValue()) >= 0.05)
+                .sorted(Map.Entry.comparingByValue(Comparator.comparingDouble(v -> -Math.abs(v))))
+                .map(e -> String.format("%s %+.2f", e.getKey(), e.getValue()))
+                .collect(Collectors.joining(", "));
+        if (!categoriesEnd.isEmpty()) {
+            System.out.println("second half, JVM malloc by NMT category, KiB per session: "
+                    + (byCategory.isEmpty() ? "all below 0.05" : byCategory));
+        }
+    }
+
+    /**
+     * NMT's malloc and arena memory per category ({@code Other}, {@code Compiler}, …) in KiB; empty when NMT is off.
+     * A category is a block that starts with {@code -  Name (reserved=…}; its {@code (malloc=…KB} and {@code (arena=…KB}
+     * lines may come after others (classes, threads).
+     */
+    private static Map<String, Long> jvmMallocByCategoryKib() {
+        Map<String, Long> categories = new TreeMap<>();
+        Pattern name = Pattern.compile("^-\\s+([A-Za-z][A-Za-z ]*?) \\(reserved=");
+        Pattern malloc = Pattern.compile("\\((?:malloc|arena)=(\\d+)KB");
+        String category = null;
+        for (String line : nmtSummary().split("\\R")) {
+            var header = name.matcher(line);
+            if (header.find()) {
+                category = header.group(1);
+            }
+            var amount = malloc.matcher(line);
+            while (category != null && amount.find()) {
+                categories.merge(category, Long.parseLong(amount.group(1)), Long::sum);
+            }
+        }
+        return categories;
     }
 
     /** The JVM's malloc total from Native Memory Tracking, in KiB; -1 when NMT is off. */
     private static long jvmMallocKib() {
+        var matcher = Pattern.compile("malloc: (\\d+)KB").matcher(nmtSummary());
+        return matcher.find() ? Long.parseLong(matcher.group(1)) : -1;
+    }
+
+    /** {@code jcmd VM.native_memory summary}'s text, empty when NMT is off. */
+    private static String nmtSummary() {
         try {
-            Object text = java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke(
+            return java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke(
                     new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "vmNativeMemory",
-                    new Object[] {new String[] {"summary"}}, new String[] {String[].class.getName()});
-            var matcher = java.util.regex.Pattern.compile("malloc: (\\d+)KB").matcher(text.toString());
-            return matcher.find() ? Long.parseLong(matcher.group(1)) : -1;
+                    new Object[] {new String[] {"summary"}}, new String[] {String[].class.getName()}).toString();
         } catch (javax.management.JMException e) {
-            return -1;
+            return "";
         }
     }
 
