@@ -170,7 +170,7 @@ for s in "${STEPS[@]}"; do
              step bench-networks 300 "$B/bin/javaep" bench-networks "$B/test-classes/models/torch" --threads "1,$(nproc)" ;;
     bench-torchvision)  # torchvision architectures exported by PyTorch: JavaCuda vs PyTorch eager and CUDA-graph replay (issue 13)
              # shellcheck disable=SC2086  # TORCHVISION_ARGS is a list of words
-             step bench-torchvision 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
+             step bench-torchvision 560 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                dev.javaep.cli.JavaepCli --dist "$B" bench-torchvision --python "$PYTHON" \
                --torch-script "$ROOT/tools/gpu/torchvision_bench.py" ${TORCHVISION_ARGS:-} ;;
     bench-multigpu)  # one JavaCuda session on GPU 0 vs one per GPU, each Run from its own thread (issue 18; two GPUs on nvidia-h200-x2)

@@ -21,12 +21,24 @@ import time
 import torch
 import torchvision
 
-# name -> (constructor, input height/width): resnet18 at 160x160 as issue 13's measured figure was
+# The real-architecture models of the vision issue (javaep's test models), from their PyTorch definitions.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
+import export_torch as vision  # noqa: E402 - after the path it lives on
+
+# name -> (constructor, (input height, width)): resnet18 at 160x160 as issue 13's measured figure was. The vision
+# models (tests run them at a few dozen pixels) at frame sizes an app would give them; vit_tiny's position embedding
+# fixes its size, so it is built for 224x224; flow_warp (two inputs) is not here.
 MODELS = {
-    "squeezenet1_1": (lambda: torchvision.models.squeezenet1_1(weights=None), 224),
-    "resnet18": (lambda: torchvision.models.resnet18(weights=None), 160),
-    "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(weights=None), 224),
-    "mobilenet_v3_small": (lambda: torchvision.models.mobilenet_v3_small(weights=None), 224),
+    "squeezenet1_1": (lambda: torchvision.models.squeezenet1_1(weights=None), (224, 224)),
+    "resnet18": (lambda: torchvision.models.resnet18(weights=None), (160, 160)),
+    "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(weights=None), (224, 224)),
+    "mobilenet_v3_small": (lambda: torchvision.models.mobilenet_v3_small(weights=None), (224, 224)),
+    "espcn_x2": (vision.Espcn, (540, 960)),
+    "unet_small": (vision.UNet, (256, 256)),
+    "resnet_small": (vision.ResNetSmall, (224, 224)),
+    "mobilenetv3_small": (vision.MobileNetV3Small, (224, 224)),
+    "style_transfer": (vision.StyleTransfer, (256, 256)),
+    "vit_tiny": (lambda: vision.VitBlockNet(image=224), (224, 224)),
 }
 BATCHES = (1, 8)
 DTYPES = (("float32", torch.float32), ("float16", torch.float16))
@@ -86,7 +98,7 @@ def main():
           f" {torch.cuda.get_device_name(0)}, cudnn.benchmark={torch.backends.cudnn.benchmark},"
           f" cudnn.allow_tf32={torch.backends.cudnn.allow_tf32}", flush=True)
     for name in only:
-        make, size = MODELS[name]
+        make, (height, width) = MODELS[name]
         torch.manual_seed(sum(map(ord, name)))
         base = make().eval()
         for batch in BATCHES:
@@ -94,13 +106,13 @@ def main():
                 try:
                     model = copy.deepcopy(base).cuda().to(dtype).eval()
                     torch.manual_seed(batch)
-                    x = torch.rand(batch, 3, size, size, device="cuda", dtype=dtype)
+                    x = torch.rand(batch, 3, height, width, device="cuda", dtype=dtype)
                     path = os.path.join(out_dir, f"{name}_b{batch}_{dtype_name}.onnx")
                     with torch.no_grad():
                         export(model, x, path)
                         eager = median_ms(lambda: model(x), iters)
                         graph = graph_ms(model, x, iters)
-                    print(f"case {name} {batch} {dtype_name} {size} {size} {path} {eager:.4f} {graph:.4f}", flush=True)
+                    print(f"case {name} {batch} {dtype_name} {height} {width} {path} {eager:.4f} {graph:.4f}", flush=True)
                     if dtype != torch.float32:
                         # how far PyTorch's own half model lands from its float32 model on the same input: the yardstick
                         # for an EP's float16 output (random weights can overflow float16 in PyTorch too)
