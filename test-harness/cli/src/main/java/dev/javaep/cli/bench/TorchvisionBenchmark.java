@@ -153,14 +153,16 @@ public final class TorchvisionBenchmark {
         try {
             TensorData input = input(c.type(), c.inputShape());
             progress(c.onnx().getFileName() + ": ORT CPU reference");
-            float[] reference = reference(env, c.float32Onnx(), asFloat32(input));
+            TensorData referenceOutput = reference(env, c.float32Onnx(), asFloat32(input));
+            float[] reference = referenceOutput.floats();
+            long[] outputShape = referenceOutput.shape(); // a class vector or a frame: the model says which
             float[] output = new float[reference.length];
             progress(c.onnx().getFileName() + ": JavaCuda, graphs on");
             System.setProperty("javaep.cuda.graphs", "on");
-            double graphsOn = timeOnJavaCuda(env, c, input, iterations, output);
+            double graphsOn = timeOnJavaCuda(env, c, input, outputShape, iterations, output);
             progress(c.onnx().getFileName() + ": JavaCuda, graphs off");
             System.setProperty("javaep.cuda.graphs", "off");
-            double graphsOff = timeOnJavaCuda(env, c, input, iterations, new float[reference.length]);
+            double graphsOff = timeOnJavaCuda(env, c, input, outputShape, iterations, new float[reference.length]);
             return formatRow(c, new JavaCudaResult(graphsOn, graphsOff, relativeError(output, reference)), torchEager,
                     torchGraph);
         } catch (RuntimeException e) {
@@ -199,12 +201,11 @@ public final class TorchvisionBenchmark {
      * Median ms per Run of the case's file on JavaCuda (fallback disabled), device-resident input and output at fixed
      * addresses; {@code output} receives the last Run's output as floats.
      */
-    private static double timeOnJavaCuda(OrtEnvironment env, TorchCase c, TensorData input, int iterations,
-                                         float[] output) {
+    private static double timeOnJavaCuda(OrtEnvironment env, TorchCase c, TensorData input, long[] outputShape,
+                                         int iterations, float[] output) {
         int outputLength = output.length;
         EpDevice cuda = env.epDevice(CUDA);
         MemoryInfo deviceMemory = cuda.memoryInfo(DeviceMemoryType.DEFAULT).orElseThrow();
-        long[] outputShape = {c.batch(), outputLength / c.batch()};
         try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
                 .appendExecutionProvider(List.of(cuda), Map.of());
              Session session = env.createSession(c.onnx(), options);
@@ -227,10 +228,10 @@ public final class TorchvisionBenchmark {
     }
 
     /** ORT's CPU EP on the float32 file: the reference output. */
-    private static float[] reference(OrtEnvironment env, Path float32Onnx, TensorData input) {
+    private static TensorData reference(OrtEnvironment env, Path float32Onnx, TensorData input) {
         try (SessionOptions options = env.createSessionOptions();
              Session session = env.createSession(float32Onnx, options)) {
-            return session.run(Map.of(session.inputNames().getFirst(), input)).get(session.outputNames().getFirst()).floats();
+            return session.run(Map.of(session.inputNames().getFirst(), input)).get(session.outputNames().getFirst());
         }
     }
 
