@@ -122,6 +122,38 @@ public final class Session implements AutoCloseable {
     }
 
     /**
+     * {@code Run} over values the caller made, host or device (e.g. {@link ExternalResourceImporter#createTensor} over
+     * imported memory), with every output pre-allocated: ORT writes into the given output values, so nothing is
+     * allocated or copied. The plain-Run path of an app without IoBinding.
+     *
+     * @param outputs a value for each output to compute, of its shape and type; ORT refuses one that does not fit
+     * @param options null for ORT's defaults
+     */
+    public void run(Map<String, OrtTensor> inputs, Map<String, OrtTensor> outputs, RunOptions options) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment inputNameArray = arena.allocate(ADDRESS, Math.max(1, inputs.size()));
+            MemorySegment inputValueArray = arena.allocate(ADDRESS, Math.max(1, inputs.size()));
+            int i = 0;
+            for (var entry : inputs.entrySet()) {
+                inputNameArray.setAtIndex(ADDRESS, i, arena.allocateFrom(entry.getKey()));
+                inputValueArray.setAtIndex(ADDRESS, i++, entry.getValue().handle());
+            }
+            MemorySegment outputNameArray = arena.allocate(ADDRESS, Math.max(1, outputs.size()));
+            MemorySegment outputValueArray = arena.allocate(ADDRESS, Math.max(1, outputs.size()));
+            int o = 0;
+            for (var entry : outputs.entrySet()) {
+                outputNameArray.setAtIndex(ADDRESS, o, arena.allocateFrom(entry.getKey()));
+                outputValueArray.setAtIndex(ADDRESS, o++, entry.getValue().handle());
+            }
+            MemorySegment runOptions = options == null ? MemorySegment.NULL : options.handle();
+            api.check((MemorySegment) api.table().handle(OrtApiSlot.Run).invokeExact(handle(), runOptions, inputNameArray,
+                    inputValueArray, (long) inputs.size(), outputNameArray, (long) outputs.size(), outputValueArray));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /**
      * {@code SessionEndProfiling}: stops the profiler of a session made with
      * {@link SessionOptions#enableProfiling} and returns the path of the JSON file ORT wrote (ORT names the
      * file; it returns an empty string when profiling was not enabled).
