@@ -32,37 +32,23 @@ typedef void *CUfunction;
 typedef void *CUstream;
 typedef void *CUexternalSemaphore;
 
+/*
+ * CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS and CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS are both 144 bytes with the timeline's
+ * fence value first; everything after it (NvSciSync, keyed mutex, flags, reserved) stays zero for a timeline.
+ */
 typedef struct {
-    struct {
-        struct { unsigned long long value; } fence;
-        union { void *fence; unsigned long long reserved; } nvSciSync;
-        struct { unsigned long long key; } keyedMutex;
-        unsigned int reserved[12];
-    } params;
-    unsigned int flags;
-    unsigned int reserved[16];
-} CudaSemaphoreSignalParams; /* CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS */
+    unsigned long long fence_value;
+    unsigned char zero[136];
+} CudaSemaphoreParams;
 
-typedef struct {
-    struct {
-        struct { unsigned long long value; } fence;
-        union { void *fence; unsigned long long reserved; } nvSciSync;
-        struct { unsigned long long key; unsigned int timeoutMs; } keyedMutex;
-        unsigned int reserved[10];
-    } params;
-    unsigned int flags;
-    unsigned int reserved[16];
-} CudaSemaphoreWaitParams; /* CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS */
-
-_Static_assert(sizeof(CudaSemaphoreSignalParams) == 144, "CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS is 144 bytes");
-_Static_assert(sizeof(CudaSemaphoreWaitParams) == 144, "CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS is 144 bytes");
+_Static_assert(sizeof(CudaSemaphoreParams) == 144, "CUDA_EXTERNAL_SEMAPHORE_{SIGNAL,WAIT}_PARAMS are 144 bytes");
 
 typedef CUresult (*CuCtxSetCurrent)(CUcontext);
 typedef CUresult (*CuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                    CUstream, void **, void **);
-typedef CUresult (*CuSignalExternalSemaphoresAsync)(const CUexternalSemaphore *, const CudaSemaphoreSignalParams *,
+typedef CUresult (*CuSignalExternalSemaphoresAsync)(const CUexternalSemaphore *, const CudaSemaphoreParams *,
                                                     unsigned, CUstream);
-typedef CUresult (*CuWaitExternalSemaphoresAsync)(const CUexternalSemaphore *, const CudaSemaphoreWaitParams *,
+typedef CUresult (*CuWaitExternalSemaphoresAsync)(const CUexternalSemaphore *, const CudaSemaphoreParams *,
                                                   unsigned, CUstream);
 
 /* ---- Vulkan 1.2 core, declared by hand (vulkan_core.h) ---- */
@@ -156,8 +142,8 @@ int frame_loop(void *cuda_context, void *function, uint32_t grid_x, uint32_t blo
         status = 2;
     }
     CUexternalSemaphore semaphore = cuda_semaphore;
-    CudaSemaphoreWaitParams wait_params;
-    CudaSemaphoreSignalParams signal_params;
+    CudaSemaphoreParams wait_params;
+    CudaSemaphoreParams signal_params;
     memset(&wait_params, 0, sizeof wait_params);
     memset(&signal_params, 0, sizeof signal_params);
     void *arguments[] = {&out_ptr, &in_ptr, &n4};
@@ -177,34 +163,26 @@ int frame_loop(void *cuda_context, void *function, uint32_t grid_x, uint32_t blo
             status = 3;
             break;
         }
-        wait_params.params.fence.value = ready;
+        const char *failed = NULL;
+        wait_params.fence_value = ready;
+        signal_params.fence_value = done_value;
         if ((result = wait_semaphores(&semaphore, &wait_params, 1, stream)) != 0) {
-            snprintf(error, error_size, "cuWaitExternalSemaphoresAsync returned %d at frame %d", result, (int) frame);
-            status = 2;
-            break;
+            failed = "cuWaitExternalSemaphoresAsync";
+        } else if ((result = launch_kernel(function, grid_x, 1, 1, block_x, 1, 1, 0, stream, arguments, NULL)) != 0) {
+            failed = "cuLaunchKernel";
+        } else if ((result = signal_semaphores(&semaphore, &signal_params, 1, stream)) != 0) {
+            failed = "cuSignalExternalSemaphoresAsync";
         }
-        if ((result = launch_kernel(function, grid_x, 1, 1, block_x, 1, 1, 0, stream, arguments, NULL)) != 0) {
-            snprintf(error, error_size, "cuLaunchKernel returned %d at frame %d", result, (int) frame);
-            status = 2;
-            break;
-        }
-        signal_params.params.fence.value = done_value;
-        if ((result = signal_semaphores(&semaphore, &signal_params, 1, stream)) != 0) {
-            snprintf(error, error_size, "cuSignalExternalSemaphoresAsync returned %d at frame %d", result, (int) frame);
+        if (failed != NULL) {
+            snprintf(error, error_size, "%s returned %d at frame %d", failed, result, (int) frame);
             status = 2;
             break;
         }
         vk = wait_host(vk_device, &host_wait, timeout_nanos);
-        if (vk == VK_TIMEOUT) {
-            snprintf(error, error_size, "vkWaitSemaphores(%llu) timed out at frame %d", (unsigned long long) done_value,
-                     (int) frame);
-            status = 4;
-            break;
-        }
         if (vk != VK_SUCCESS) {
-            snprintf(error, error_size, "vkWaitSemaphores(%llu) returned %d at frame %d", (unsigned long long) done_value,
-                     (int) vk, (int) frame);
-            status = 3;
+            snprintf(error, error_size, "vkWaitSemaphores(%llu) %s %d at frame %d", (unsigned long long) done_value,
+                     vk == VK_TIMEOUT ? "timed out: VkResult" : "returned", (int) vk, (int) frame);
+            status = vk == VK_TIMEOUT ? 4 : 3;
             break;
         }
         frame_nanos[frame] = now_nanos() - start;

@@ -131,26 +131,26 @@ public final class Session implements AutoCloseable {
      */
     public void run(Map<String, OrtTensor> inputs, Map<String, OrtTensor> outputs, RunOptions options) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment inputNameArray = arena.allocate(ADDRESS, Math.max(1, inputs.size()));
-            MemorySegment inputValueArray = arena.allocate(ADDRESS, Math.max(1, inputs.size()));
-            int i = 0;
-            for (var entry : inputs.entrySet()) {
-                inputNameArray.setAtIndex(ADDRESS, i, arena.allocateFrom(entry.getKey()));
-                inputValueArray.setAtIndex(ADDRESS, i++, entry.getValue().handle());
-            }
-            MemorySegment outputNameArray = arena.allocate(ADDRESS, Math.max(1, outputs.size()));
-            MemorySegment outputValueArray = arena.allocate(ADDRESS, Math.max(1, outputs.size()));
-            int o = 0;
-            for (var entry : outputs.entrySet()) {
-                outputNameArray.setAtIndex(ADDRESS, o, arena.allocateFrom(entry.getKey()));
-                outputValueArray.setAtIndex(ADDRESS, o++, entry.getValue().handle());
-            }
+            MemorySegment[] in = namesAndValues(arena, inputs);
+            MemorySegment[] out = namesAndValues(arena, outputs);
             MemorySegment runOptions = options == null ? MemorySegment.NULL : options.handle();
-            api.check((MemorySegment) api.table().handle(OrtApiSlot.Run).invokeExact(handle(), runOptions, inputNameArray,
-                    inputValueArray, (long) inputs.size(), outputNameArray, (long) outputs.size(), outputValueArray));
+            api.check((MemorySegment) api.table().handle(OrtApiSlot.Run).invokeExact(handle(), runOptions, in[0], in[1],
+                    (long) inputs.size(), out[0], (long) outputs.size(), out[1]));
         } catch (Throwable t) {
             throw OrtApi.rethrow(t);
         }
+    }
+
+    /** Run's parallel C arrays for {@code values}: [names, OrtValue pointers]. */
+    private static MemorySegment[] namesAndValues(Arena arena, Map<String, OrtTensor> values) {
+        MemorySegment names = arena.allocate(ADDRESS, Math.max(1, values.size()));
+        MemorySegment pointers = arena.allocate(ADDRESS, Math.max(1, values.size()));
+        int i = 0;
+        for (var entry : values.entrySet()) {
+            names.setAtIndex(ADDRESS, i, arena.allocateFrom(entry.getKey()));
+            pointers.setAtIndex(ADDRESS, i++, entry.getValue().handle());
+        }
+        return new MemorySegment[] {names, pointers};
     }
 
     /**

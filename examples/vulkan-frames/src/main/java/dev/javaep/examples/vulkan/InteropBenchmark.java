@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * The zero-copy claim, measured on the GPU machine ({@code bench-interop}: {@code java -cp ...
@@ -372,18 +373,18 @@ public final class InteropBenchmark {
     }
 
     private static ExternalMemory importFd(ExternalResourceImporter importer, int fd, long allocationSize) {
-        try {
-            return importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, fd, allocationSize, 0);
-        } catch (RuntimeException e) {
-            FileDescriptors.close(fd);
-            throw e;
-        }
+        return handOver(fd, owned -> importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, owned, allocationSize, 0));
     }
 
     private static ExternalSemaphore importTimeline(ExternalResourceImporter importer, TimelineSemaphore timeline) {
-        int fd = timeline.exportOpaqueFd();
+        return handOver(timeline.exportOpaqueFd(),
+                fd -> importer.importSemaphore(ExternalSemaphoreType.VK_TIMELINE_SEMAPHORE_OPAQUE_FD, fd));
+    }
+
+    /** Hands {@code fd} to an import, which owns it on success; when the import throws the fd is still ours: closed here. */
+    static <T> T handOver(int fd, IntFunction<T> importing) {
         try {
-            return importer.importSemaphore(ExternalSemaphoreType.VK_TIMELINE_SEMAPHORE_OPAQUE_FD, fd);
+            return importing.apply(fd);
         } catch (RuntimeException e) {
             FileDescriptors.close(fd);
             throw e;
@@ -458,6 +459,12 @@ public final class InteropBenchmark {
         return new Stats[] {Stats.of(ort), Stats.of(bare)};
     }
 
+    /** CUDA's own import of the timeline (a fresh fd, which the driver owns on success), as a program without ORT makes it. */
+    static long importIntoCuda(CudaDriver driver, TimelineSemaphore timeline) {
+        return handOver(timeline.exportOpaqueFd(),
+                fd -> driver.importExternalSemaphoreFd(CudaHandleTypes.SEMAPHORE_TIMELINE_SEMAPHORE_FD, fd));
+    }
+
     /**
      * Per call (a wait + signal pair's time / 2), interleaved: [ORT + javaep, bare CUDA], on the same CUstream and the
      * same Vulkan timeline (CUDA's own import of a second fd). Each wait is for the value the stream signalled just
@@ -467,14 +474,7 @@ public final class InteropBenchmark {
         CudaDriver driver = cuda.driver();
         cuda.makeCurrent();
         long cuStream = zeroCopy.stream().handle();
-        int fd = app.timeline.exportOpaqueFd();
-        long bareSemaphore;
-        try {
-            bareSemaphore = driver.importExternalSemaphoreFd(CudaHandleTypes.SEMAPHORE_TIMELINE_SEMAPHORE_FD, fd);
-        } catch (RuntimeException e) {
-            FileDescriptors.close(fd);
-            throw e;
-        }
+        long bareSemaphore = importIntoCuda(driver, app.timeline);
         int warmup = Math.max(100, SEMAPHORE_PAIRS / 4);
         double[] ort = new double[SEMAPHORE_PAIRS];
         double[] bare = new double[SEMAPHORE_PAIRS];

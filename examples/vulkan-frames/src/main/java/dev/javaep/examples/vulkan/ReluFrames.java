@@ -6,7 +6,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import dev.javaep.bridge.BridgeStatistics;
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.CudaHandleTypes;
 import dev.javaep.cuda.kernel.ptx.CudaKernel;
 import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.cuda.kernel.ptx.PtxModule;
@@ -16,7 +15,6 @@ import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
 import dev.javaep.host.ExternalResourceImporter;
 import dev.javaep.host.ExternalSemaphore;
-import dev.javaep.host.FileDescriptors;
 import dev.javaep.host.IoBinding;
 import dev.javaep.host.OrtTensor;
 import dev.javaep.host.RunOptions;
@@ -114,14 +112,7 @@ final class ReluFrames implements AutoCloseable {
             this.function = driver.moduleGetFunction(module, KERNEL.entryName());
             this.input = importBuffer(app.input);
             this.output = importBuffer(app.output);
-            int fd = app.timeline.exportOpaqueFd();
-            long imported;
-            try {
-                imported = driver.importExternalSemaphoreFd(CudaHandleTypes.SEMAPHORE_TIMELINE_SEMAPHORE_FD, fd);
-            } catch (RuntimeException e) {
-                FileDescriptors.close(fd);
-                throw e;
-            }
+            long imported = InteropBenchmark.importIntoCuda(driver, app.timeline);
             this.semaphore = imported;
             releases.push(() -> driver.destroyExternalSemaphore(imported));
             this.arguments = arena.allocate(ADDRESS, 6);
@@ -139,14 +130,8 @@ final class ReluFrames implements AutoCloseable {
 
     /** CUDA's own mapping of the whole buffer (a fresh fd, which the driver owns on success). */
     private long importBuffer(VulkanBuffer buffer) {
-        int fd = buffer.exportOpaqueFd();
-        long external;
-        try {
-            external = driver.importExternalMemoryFd(fd, buffer.allocationSize(), 0);
-        } catch (RuntimeException e) {
-            FileDescriptors.close(fd);
-            throw e;
-        }
+        long external = InteropBenchmark.handOver(buffer.exportOpaqueFd(),
+                fd -> driver.importExternalMemoryFd(fd, buffer.allocationSize(), 0));
         releases.push(() -> driver.destroyExternalMemory(external));
         long pointer = driver.externalMemoryGetMappedBuffer(external, 0, buffer.allocationSize());
         releases.push(() -> driver.memFree(pointer));
