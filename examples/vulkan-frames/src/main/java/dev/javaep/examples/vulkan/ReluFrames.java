@@ -52,6 +52,8 @@ final class ReluFrames implements AutoCloseable {
     private static final double TARGET_PLAIN_RUN_MICROS = 30;
     private static final int ROUNDS = 5;
     private static final int LOOP_FRAMES = Integer.getInteger("javaep.bench.interop.loopFrames", 2000);
+    /** Enough frames for the JIT to compile loop (b)'s Java before timing starts. */
+    private static final int LOOP_WARMUP = Integer.getInteger("javaep.bench.interop.loopWarmup", 300);
     private static final int RUNS = Integer.getInteger("javaep.bench.interop.runs", 1000);
     private static final int RUN_WARMUP = Math.max(50, RUNS / 5);
     private static final int KERNEL_TIMINGS = 200;
@@ -161,10 +163,22 @@ final class ReluFrames implements AutoCloseable {
         long ready = app.timelineValue + 1;
         long t0 = System.nanoTime();
         app.timeline.signalFromHost(ready);
-        middle.accept(ready);
+        try {
+            middle.accept(ready);
+        } catch (RuntimeException e) {
+            // The stream may hold a wait without its signal: drain it, and let the next frame start from the timeline.
+            cuda.synchronize();
+            app.timelineValue = app.timeline.value();
+            throw e;
+        }
         app.timelineValue = ready + 1;
         VulkanApp.await(app.timeline, ready + 1);
         return System.nanoTime() - t0;
+    }
+
+    /** NaN over the output frame, so that a check cannot pass on an earlier loop's result. */
+    private void fillOutputWithNaN() {
+        app.submitAndWait(c -> c.fill(app.output, 0, app.output.size(), 0x7fc00000));
     }
 
     private long[] paced(int count, java.util.function.LongConsumer middle) {
@@ -254,7 +268,7 @@ final class ReluFrames implements AutoCloseable {
                     continue;
                 }
                 try {
-                    long[] frames = rows.get(r).loop().frames(round < 0 ? InteropBenchmark.WARMUP : perRound);
+                    long[] frames = rows.get(r).loop().frames(round < 0 ? LOOP_WARMUP : perRound);
                     if (round >= 0) {
                         for (long n : frames) {
                             nanos.get(r).add(n);
@@ -272,7 +286,7 @@ final class ReluFrames implements AutoCloseable {
                 continue;
             }
             Row row = rows.get(r);
-            app.submitAndWait(c -> c.fill(app.output, 0, app.output.allocationSize(), 0x7fc00000));
+            fillOutputWithNaN();
             Optional<String> mismatch;
             try {
                 row.loop().frames(1);
@@ -323,7 +337,7 @@ final class ReluFrames implements AutoCloseable {
         System.out.printf("Warm-up %d frames per loop, then %d rounds of %d frames per loop, (a) (b) (c) in turn. Each frame's"
                 + " time runs from the host's vkSignalSemaphore(N) to the return of its vkWaitSemaphores(N+1), in all three"
                 + " loops; (b) and (c) launch JavaCuda's %s with its grid, on CUDA's own import of the same buffers and"
-                + " timeline, on ORT's sync stream.%n", InteropBenchmark.WARMUP, ROUNDS, Math.max(1, LOOP_FRAMES / ROUNDS),
+                + " timeline, on ORT's sync stream.%n", LOOP_WARMUP, ROUNDS, Math.max(1, LOOP_FRAMES / ROUNDS),
                 KERNEL.entryName());
         System.out.println("output check (one more frame per loop, output NaN-filled before, read back through Vulkan): "
                 + String.join("; ", checks));
@@ -348,7 +362,7 @@ final class ReluFrames implements AutoCloseable {
     boolean plainRunTable(Session relu, OrtTensor inputTensor, OrtTensor outputTensor, String device) {
         Map<String, OrtTensor> inputs = Map.of(INPUT, inputTensor);
         Map<String, OrtTensor> outputs = Map.of(OUTPUT, outputTensor);
-        app.submitAndWait(c -> c.fill(app.output, 0, app.output.allocationSize(), 0x7fc00000));
+        fillOutputWithNaN();
         double[] plain = new double[RUNS];
         double[] bound = new double[RUNS];
         try (IoBinding binding = relu.createIoBinding()) {
