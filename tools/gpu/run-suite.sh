@@ -160,8 +160,22 @@ for s in "${STEPS[@]}"; do
     bench-espcn) step bench-espcn 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                dev.javaep.cli.JavaepCli --dist "$B" bench-espcn --python "$PYTHON" \
                --torch-script "$ROOT/tools/gpu/espcn_torch.py" ;;   # ESPCN x2 1080p: direct vs cuDNN vs PyTorch
-    bench-interop) step bench-interop 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
-               dev.javaep.examples.vulkan.InteropBenchmark "$B" ;;   # examples/vulkan-frames (LWJGL): not a CLI command
+    bench-interop)  # examples/vulkan-frames (LWJGL): not a CLI command. Builds the frame loop's C baseline first
+             # (examples/vulkan-frames/src/main/c/frame_loop_baseline.c); without it that row says why and the rest runs.
+             # A second pass prints only the plain-Run table with the bridge's statistics (they would skew the loops).
+             c_baseline=(-Djavaep.bench.interop.cBaseline="$B/libframe_loop_baseline.so")
+             cc_bin=$(command -v cc || command -v gcc)
+             if [ -z "$cc_bin" ]; then
+               c_baseline=(-Djavaep.bench.interop.cBaselineError="no cc or gcc on PATH")
+             elif ! "$cc_bin" -std=c11 -O2 -Wall -Wextra -shared -fPIC -o "$B/libframe_loop_baseline.so" \
+                    "$ROOT/examples/vulkan-frames/src/main/c/frame_loop_baseline.c" -ldl > "$OUT/frame-loop-baseline-cc.log" 2>&1; then
+               c_baseline=(-Djavaep.bench.interop.cBaselineError="$cc_bin failed: $(head -c 300 "$OUT/frame-loop-baseline-cc.log" | tr '\n' ' ')")
+             fi
+             step bench-interop 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" "${c_baseline[@]}" \
+               dev.javaep.examples.vulkan.InteropBenchmark "$B"
+             step bench-interop-bridge 180 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
+               -Djavaep.bridge.statistics=true -Djavaep.bench.interop.only=plain-run \
+               dev.javaep.examples.vulkan.InteropBenchmark "$B" ;;
     conformance)  # the conformance kit on JavaCuda (issue 14): report (Markdown, HTML, JUnit XML) in $OUT/conformance
              step conformance 420 env JAVAEP_FACTORIES=JavaCudaExecutionProvider "$B/bin/javaep" conformance "$B/libjavaep.so" \
                --ep JavaCudaExecutionProvider --node-tests "$B/node-tests" --report "$OUT/conformance" \

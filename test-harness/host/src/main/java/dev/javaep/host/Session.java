@@ -122,6 +122,38 @@ public final class Session implements AutoCloseable {
     }
 
     /**
+     * {@code Run} over values the caller made, host or device (e.g. {@link ExternalResourceImporter#createTensor} over
+     * imported memory), with every output pre-allocated: ORT writes into the given output values, so nothing is
+     * allocated or copied. The plain-Run path of an app without IoBinding.
+     *
+     * @param outputs a value for each output to compute, of its shape and type; ORT refuses one that does not fit
+     * @param options null for ORT's defaults
+     */
+    public void run(Map<String, OrtTensor> inputs, Map<String, OrtTensor> outputs, RunOptions options) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment[] in = namesAndValues(arena, inputs);
+            MemorySegment[] out = namesAndValues(arena, outputs);
+            MemorySegment runOptions = options == null ? MemorySegment.NULL : options.handle();
+            api.check((MemorySegment) api.table().handle(OrtApiSlot.Run).invokeExact(handle(), runOptions, in[0], in[1],
+                    (long) inputs.size(), out[0], (long) outputs.size(), out[1]));
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /** Run's parallel C arrays for {@code values}: [names, OrtValue pointers]. */
+    private static MemorySegment[] namesAndValues(Arena arena, Map<String, OrtTensor> values) {
+        MemorySegment names = arena.allocate(ADDRESS, Math.max(1, values.size()));
+        MemorySegment pointers = arena.allocate(ADDRESS, Math.max(1, values.size()));
+        int i = 0;
+        for (var entry : values.entrySet()) {
+            names.setAtIndex(ADDRESS, i, arena.allocateFrom(entry.getKey()));
+            pointers.setAtIndex(ADDRESS, i++, entry.getValue().handle());
+        }
+        return new MemorySegment[] {names, pointers};
+    }
+
+    /**
      * {@code SessionEndProfiling}: stops the profiler of a session made with
      * {@link SessionOptions#enableProfiling} and returns the path of the JSON file ORT wrote (ORT names the
      * file; it returns an empty string when profiling was not enabled).

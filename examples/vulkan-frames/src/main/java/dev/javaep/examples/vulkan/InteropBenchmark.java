@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * The zero-copy claim, measured on the GPU machine ({@code bench-interop}: {@code java -cp ...
@@ -43,11 +44,15 @@ import java.util.function.Consumer;
  * 1920×1080 RGBA float32 frames (33 MB) through the normalize model on JavaCudaExecutionProvider, once
  * the way an app without interop must (through host memory) and once through ORT's interop API (imported
  * buffers, a timeline semaphore waited and signalled on the run's stream), on the same GPU in one run;
- * then what javaep adds to an import and to a semaphore wait/signal over the bare CUDA calls. Prints
- * Markdown tables; targets are printed next to the results, never asserted.
+ * then what javaep adds to an import and to a semaphore wait/signal over the bare CUDA calls; then, on a Relu model
+ * ({@link ReluFrames}), the frame loop through ORT + javaep next to the same kernel driven from Java with no ORT and
+ * from C with no ORT, and a plain {@code Run} over imported memory. Prints Markdown tables; targets are printed next to
+ * the results, never asserted.
  *
  * <p>Counts are system properties: {@code javaep.bench.interop.warmup} (20), {@code .frames} (200),
- * {@code .imports} (200), {@code .semaphoreCalls} (2000 pairs per path).
+ * {@code .imports} (200), {@code .semaphoreCalls} (2000 pairs per path), {@code .loopFrames} (2000 per frame loop),
+ * {@code .runs} (1000 plain Runs); {@code .only=plain-run} prints only the plain-Run table; {@code .cBaseline} names
+ * the C baseline's library ({@link CFrameLoop}).
  */
 public final class InteropBenchmark {
     private static final String CUDA_EP = "JavaCudaExecutionProvider";
@@ -57,19 +62,25 @@ public final class InteropBenchmark {
     private static final long[] SHAPE = {HEIGHT, WIDTH, 4};
     private static final int ELEMENTS = HEIGHT * WIDTH * 4;
     private static final int FRAME_BYTES = ELEMENTS * Float.BYTES;
-    private static final TensorDescriptor FRAME = TensorDescriptor.of(ElementType.FLOAT, SHAPE, 0);
+    /** A holder: the descriptor asks ORT for its API, so it is made on first use, after main has checked that ORT loads. */
+    private static final class Frame {
+        static final TensorDescriptor DESCRIPTOR = TensorDescriptor.of(ElementType.FLOAT, SHAPE, 0);
+    }
     private static final float[] MEAN = {0.485f, 0.456f, 0.406f, 0.5f};
     private static final float[] SCALE = {1 / 0.229f, 1 / 0.224f, 1 / 0.225f, 2f};
     private static final double TARGET_SPEEDUP = 10;
     private static final double TARGET_IMPORT_RATIO = 1.5;
     private static final double TARGET_BRIDGE_MICROS = 2;
-    private static final long HOST_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    static final long HOST_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** Semaphore pairs between stream synchronizations: keeps the CUstream's queue short, so enqueueing never blocks. */
     private static final int SEMAPHORE_PAIRS_PER_SYNC = 32;
-    private static final int WARMUP = Integer.getInteger("javaep.bench.interop.warmup", 20);
+    static final int WARMUP = Integer.getInteger("javaep.bench.interop.warmup", 20);
     private static final int FRAMES = Integer.getInteger("javaep.bench.interop.frames", 200);
     private static final int IMPORTS = Integer.getInteger("javaep.bench.interop.imports", 200);
     private static final int SEMAPHORE_PAIRS = Integer.getInteger("javaep.bench.interop.semaphoreCalls", 2000);
+    /** {@code javaep.bench.interop.only=plain-run}: only the plain-Run table (run-suite's second pass, with bridge statistics). */
+    private static final String ONLY = System.getProperty("javaep.bench.interop.only", "all");
+    private static final String PLAIN_RUN_ONLY = "plain-run";
 
     private InteropBenchmark() {}
 
@@ -99,7 +110,7 @@ public final class InteropBenchmark {
     }
 
     /** Latency in µs of one timed thing. */
-    private record Stats(double median, double p99, double mean) {
+    record Stats(double median, double p99, double mean) {
         static Stats of(double[] micros) {
             double[] sorted = micros.clone();
             Arrays.sort(sorted);
@@ -120,7 +131,12 @@ public final class InteropBenchmark {
         } catch (CudaUnavailableException e) {
             throw new Unavailable("no CUDA: " + e.getMessage());
         }
-        OrtHost host = OrtHost.shared();
+        OrtHost host;
+        try {
+            host = OrtHost.shared();
+        } catch (IllegalStateException | UnsatisfiedLinkError e) {
+            throw new Unavailable("no ONNX Runtime: " + e.getMessage());
+        }
         if (host.api().version() < RunOptions.SYNC_STREAM_API) {
             throw new Unavailable("ONNX Runtime " + host.version() + " has no interop API (needs 1.24, API "
                     + RunOptions.SYNC_STREAM_API + ")");
@@ -182,7 +198,7 @@ public final class InteropBenchmark {
      * staging buffers for the copy path, the exportable timeline shared with CUDA, and a private timeline the host
      * waits on for the app's own copies.
      */
-    private static final class VulkanApp {
+    static final class VulkanApp {
         final VulkanContext vulkan;
         final VulkanBuffer input;
         final VulkanBuffer output;
@@ -227,7 +243,7 @@ public final class InteropBenchmark {
     }
 
     /** The input frame's value at element {@code i}: cheap to recompute when checking the output. */
-    private static float pixel(int i) {
+    static float pixel(int i) {
         return ((i * 31L + 7) % 256) / 255f;
     }
 
@@ -252,12 +268,14 @@ public final class InteropBenchmark {
                 vulkan.describe(), info.name(), info.uuidString(), info.computeCapabilityMajor(), info.computeCapabilityMinor(),
                 cuda.driver().driverVersion(), host.version(), System.getProperty("java.vm.name"), System.getProperty("java.version"));
         VulkanApp app = new VulkanApp(vulkan); // its buffers and semaphores are closed with the context
+        boolean all = !PLAIN_RUN_ONLY.equals(ONLY);
         try (SessionOptions options = env.createSessionOptions().disableCpuEpFallback()
                      .appendExecutionProvider(List.of(epDevice), Map.of());
-             Session session = env.createSession(Models.normalizeImage(HEIGHT, WIDTH), options)) {
+             Session session = env.createSession(Models.normalizeImage(HEIGHT, WIDTH), options);
+             Session relu = env.createSession(ReluFrames.model(HEIGHT, WIDTH), options)) {
             double[] copyPhases = new double[5];
             byte[] hostInput = new byte[FRAME_BYTES]; // one array for every frame: the copy path gets no allocation cost
-            Stats copy = time(() -> copyFrame(app, session, hostInput, copyPhases), copyPhases);
+            Stats copy = all ? time(() -> copyFrame(app, session, hostInput, copyPhases), copyPhases) : null;
             // Released in the order docs/external-resources.md gives: binding and tensors, handles, importer, stream.
             try (SyncStream stream = env.createSyncStream(epDevice);
                  RunOptions runOptions = RunOptions.create();
@@ -266,21 +284,38 @@ public final class InteropBenchmark {
                  ExternalMemory inputMemory = importBuffer(importer, app.input);
                  ExternalMemory outputMemory = importBuffer(importer, app.output);
                  ExternalSemaphore semaphore = importTimeline(importer, app.timeline);
-                 OrtTensor inputTensor = importer.createTensor(inputMemory, FRAME);
-                 OrtTensor outputTensor = importer.createTensor(outputMemory, FRAME);
+                 OrtTensor inputTensor = importer.createTensor(inputMemory, Frame.DESCRIPTOR);
+                 OrtTensor outputTensor = importer.createTensor(outputMemory, Frame.DESCRIPTOR);
                  IoBinding binding = session.createIoBinding()) {
                 runOptions.syncStream(stream);
-                binding.bindInput("image", inputTensor).bindOutput("normalized", outputTensor);
-                ZeroCopy zeroCopy = new ZeroCopy(session, importer, semaphore, stream, runOptions, binding);
-                // NaN in the output first, so that the check cannot pass on the copy path's result.
-                app.submitAndWait(c -> c.fill(app.output, 0, FRAME_BYTES, 0x7fc00000));
-                Stats zero = time(() -> zeroCopy.frame(app), null);
-                Optional<String> mismatch = outputMismatch(app);
-                boolean outputOk = mismatch.isEmpty();
-                printLatency(copy, copyPhases, zero, mismatch);
-                Stats[] imports = importCost(app, importer, cuda);
-                Stats[] semaphoreCalls = semaphoreCost(app, zeroCopy, cuda);
-                printSummary(copy, zero, imports, semaphoreCalls, outputOk);
+                boolean outputOk = true;
+                if (all) {
+                    binding.bindInput("image", inputTensor).bindOutput("normalized", outputTensor);
+                    ZeroCopy zeroCopy = new ZeroCopy(session, importer, semaphore, stream, runOptions, binding);
+                    // NaN in the output first, so that the check cannot pass on the copy path's result.
+                    app.submitAndWait(c -> c.fill(app.output, 0, FRAME_BYTES, 0x7fc00000));
+                    Stats zero = time(() -> zeroCopy.frame(app), null);
+                    Optional<String> mismatch = outputMismatch(app, InteropBenchmark::normalized);
+                    outputOk = mismatch.isEmpty();
+                    printLatency(copy, copyPhases, zero, mismatch);
+                    Stats[] imports = importCost(app, importer, cuda);
+                    Stats[] semaphoreCalls = semaphoreCost(app, zeroCopy, cuda);
+                    printSummary(copy, zero, imports, semaphoreCalls, outputOk);
+                }
+                String device = String.format("%s, driver %d, ONNX Runtime %s", info.name(), cuda.driver().driverVersion(),
+                        host.version());
+                // The Relu tables come last: they overwrite the input frame. A failure here is printed, not thrown, so
+                // that the tables above stand.
+                try (ReluFrames frames = new ReluFrames(app, cuda, stream.handle(), ELEMENTS)) {
+                    if (all) {
+                        outputOk &= frames.frameLoopTable(relu, importer, semaphore, stream, runOptions, inputTensor,
+                                outputTensor, device);
+                    }
+                    outputOk &= frames.plainRunTable(relu, inputTensor, outputTensor, device);
+                } catch (RuntimeException e) {
+                    System.out.println("Relu tables FAILED: " + e);
+                    outputOk = false;
+                }
                 return outputOk ? 0 : 1;
             }
         }
@@ -338,26 +373,37 @@ public final class InteropBenchmark {
     }
 
     private static ExternalMemory importFd(ExternalResourceImporter importer, int fd, long allocationSize) {
-        try {
-            return importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, fd, allocationSize, 0);
-        } catch (RuntimeException e) {
-            FileDescriptors.close(fd);
-            throw e;
-        }
+        return handOver(fd, owned -> importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, owned, allocationSize, 0));
     }
 
     private static ExternalSemaphore importTimeline(ExternalResourceImporter importer, TimelineSemaphore timeline) {
-        int fd = timeline.exportOpaqueFd();
+        return handOver(timeline.exportOpaqueFd(),
+                fd -> importer.importSemaphore(ExternalSemaphoreType.VK_TIMELINE_SEMAPHORE_OPAQUE_FD, fd));
+    }
+
+    /** Hands {@code fd} to an import, which owns it on success; when the import throws the fd is still ours: closed here. */
+    static <T> T handOver(int fd, IntFunction<T> importing) {
         try {
-            return importer.importSemaphore(ExternalSemaphoreType.VK_TIMELINE_SEMAPHORE_OPAQUE_FD, fd);
+            return importing.apply(fd);
         } catch (RuntimeException e) {
             FileDescriptors.close(fd);
             throw e;
         }
     }
 
-    /** Reads the output back through Vulkan and compares 16 pixels spread over the frame with (x − mean) × scale. */
-    private static Optional<String> outputMismatch(VulkanApp app) {
+    /** The value a model's output should have at element {@code i} of the frame. */
+    @FunctionalInterface
+    interface ExpectedOutput {
+        float at(int i);
+    }
+
+    /** The normalize model's output at element {@code i}: (x − mean) × scale. */
+    private static float normalized(int i) {
+        return (pixel(i) - MEAN[i % 4]) * SCALE[i % 4];
+    }
+
+    /** Reads the output back through Vulkan and compares 16 pixels spread over the frame with {@code expected}. */
+    static Optional<String> outputMismatch(VulkanApp app, ExpectedOutput expected) {
         // Waiting on CUDA's last signal orders its writes before the copy on the GPU, not only through the host.
         app.submitAndWait(c -> c.copy(app.output, 0, app.stagingOut, 0, FRAME_BYTES),
                 List.of(app.timeline.at(app.timelineValue)));
@@ -365,10 +411,10 @@ public final class InteropBenchmark {
         for (int p = 0; p < 16; p++) {
             int first = (int) ((long) p * (ELEMENTS / 4 - 1) / 15) * 4;
             for (int i = first; i < first + 4; i++) {
-                float expected = (pixel(i) - MEAN[i % 4]) * SCALE[i % 4];
+                float want = expected.at(i);
                 float actual = output.getAtIndex(ValueLayout.JAVA_FLOAT, i);
-                if (!(Math.abs(actual - expected) <= 1e-4f)) { // NaN fails too
-                    return Optional.of("element " + i + " is " + actual + ", expected " + expected);
+                if (!(Math.abs(actual - want) <= 1e-4f)) { // NaN fails too
+                    return Optional.of("element " + i + " is " + actual + ", expected " + want);
                 }
             }
         }
@@ -386,7 +432,7 @@ public final class InteropBenchmark {
             int fd = app.input.exportOpaqueFd();
             long t0 = System.nanoTime();
             try (ExternalMemory memory = importFd(importer, fd, size)) {
-                importer.createTensor(memory, FRAME).close();
+                importer.createTensor(memory, Frame.DESCRIPTOR).close();
             }
             long t1 = System.nanoTime();
             cuda.makeCurrent(); // the device's primary context, the one javaep imports into
@@ -413,6 +459,12 @@ public final class InteropBenchmark {
         return new Stats[] {Stats.of(ort), Stats.of(bare)};
     }
 
+    /** CUDA's own import of the timeline (a fresh fd, which the driver owns on success), as a program without ORT makes it. */
+    static long importIntoCuda(CudaDriver driver, TimelineSemaphore timeline) {
+        return handOver(timeline.exportOpaqueFd(),
+                fd -> driver.importExternalSemaphoreFd(CudaHandleTypes.SEMAPHORE_TIMELINE_SEMAPHORE_FD, fd));
+    }
+
     /**
      * Per call (a wait + signal pair's time / 2), interleaved: [ORT + javaep, bare CUDA], on the same CUstream and the
      * same Vulkan timeline (CUDA's own import of a second fd). Each wait is for the value the stream signalled just
@@ -422,14 +474,7 @@ public final class InteropBenchmark {
         CudaDriver driver = cuda.driver();
         cuda.makeCurrent();
         long cuStream = zeroCopy.stream().handle();
-        int fd = app.timeline.exportOpaqueFd();
-        long bareSemaphore;
-        try {
-            bareSemaphore = driver.importExternalSemaphoreFd(CudaHandleTypes.SEMAPHORE_TIMELINE_SEMAPHORE_FD, fd);
-        } catch (RuntimeException e) {
-            FileDescriptors.close(fd);
-            throw e;
-        }
+        long bareSemaphore = importIntoCuda(driver, app.timeline);
         int warmup = Math.max(100, SEMAPHORE_PAIRS / 4);
         double[] ort = new double[SEMAPHORE_PAIRS];
         double[] bare = new double[SEMAPHORE_PAIRS];
@@ -521,7 +566,7 @@ public final class InteropBenchmark {
                 outputOk ? "OK" : "FAILED");
     }
 
-    private static String met(boolean met) {
+    static String met(boolean met) {
         return met ? "met" : "NOT met";
     }
 }
