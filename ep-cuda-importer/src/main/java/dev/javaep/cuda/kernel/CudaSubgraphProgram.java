@@ -319,17 +319,48 @@ public final class CudaSubgraphProgram implements CompiledNode {
         /** The kernel of {@code producer} with {@code activation} applied to its only output, or empty. */
         Optional<CudaKernelFactory> fuse(Node producer, Node activation);
 
-        /** Conv/ConvTranspose + a one-expression activation ({@link ConvKernels#fusedWithActivation}). */
+        /**
+         * The kernel of {@code conv}, the {@code add} that alone reads its output and the {@code activation} that alone
+         * reads the Add's (inputs: the Conv's three, then the Add's other input), or empty. None by default.
+         */
+        default Optional<CudaKernelFactory> fuseResidual(Node conv, Node add, Node activation) {
+            return Optional.empty();
+        }
+
+        /**
+         * Conv/ConvTranspose + a one-expression activation ({@link ConvKernels#fusedWithActivation}), the activation
+         * in an epilogue pass (or the direct kernel's store): the fusion before cuDNN's fused call.
+         */
         EpilogueFusion CONV_ACTIVATION = ConvKernels::fusedWithActivation;
+        /**
+         * As {@link #CONV_ACTIVATION}, plus Conv + Add + activation with the residual in the same step, and Conv (+ Add)
+         * + ReLU through {@code cudnnConvolutionBiasActivationForward} where cuDNN times it faster.
+         */
+        EpilogueFusion CONV_RESIDUAL_CUDNN = new EpilogueFusion() {
+            @Override
+            public Optional<CudaKernelFactory> fuse(Node producer, Node activation) {
+                return ConvKernels.fusedWithActivation(producer, activation, true);
+            }
+
+            @Override
+            public Optional<CudaKernelFactory> fuseResidual(Node conv, Node add, Node activation) {
+                return ConvKernels.fusedWithResidual(conv, add, activation, true);
+            }
+        };
         EpilogueFusion NONE = (producer, activation) -> Optional.empty();
 
         /**
          * {@code -Djavaep.cuda.fusion=off} (or {@code JAVAEP_CUDA_FUSION=off}) runs every node as its own step (to
-         * compare); anything else fuses. Read when a group compiles.
+         * compare); {@code epilogue} fuses Conv + activation only, without cuDNN's fused call or residuals
+         * ({@link #CONV_ACTIVATION}, to compare); anything else fuses all ({@link #CONV_RESIDUAL_CUDNN}). Read when a
+         * group compiles.
          */
         static EpilogueFusion selected() {
             String asked = System.getProperty(FUSION_PROPERTY, System.getenv("JAVAEP_CUDA_FUSION"));
-            return asked != null && (asked.equalsIgnoreCase("off") || asked.equalsIgnoreCase("false")) ? NONE : CONV_ACTIVATION;
+            if (asked != null && (asked.equalsIgnoreCase("off") || asked.equalsIgnoreCase("false"))) {
+                return NONE;
+            }
+            return asked != null && asked.equalsIgnoreCase("epilogue") ? CONV_ACTIVATION : CONV_RESIDUAL_CUDNN;
         }
     }
 
@@ -343,6 +374,11 @@ public final class CudaSubgraphProgram implements CompiledNode {
      * kernel goes into {@code fusedKernels}. A pair fuses when the producer has one output, which is no output of the
      * fused node and which exactly one input of the group reads: input 0 of the activation. Its other inputs (Clip's
      * bounds) are constants the fusion read at compile time.
+     *
+     * <p>Before that, a Conv whose output alone an Add reads, whose output alone an activation reads (input 0), becomes
+     * one step {@code Conv+Add+Activation} when the Add's other input (the residual) exists before the Conv runs (an
+     * input of the fused node or an earlier node's output) and has exactly the Conv output's static shape (no
+     * broadcast): ResNet's block tail. Its inputs are the Conv's X, W, B (null when absent) and the residual.
      */
     private static List<Node> fuseEpilogues(List<Node> nodes, Node fusedNode, EpilogueFusion fusion,
                                             Map<Node, CudaKernelFactory> fusedKernels) {
@@ -366,10 +402,30 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 }
             }
         }
+        Set<String> available = new java.util.HashSet<>(); // values that exist before the node at hand runs
+        for (ValueInfo input : fusedNode.inputs()) {
+            String value = nameOf(input);
+            if (value != null) {
+                available.add(value);
+            }
+        }
         List<Node> result = new ArrayList<>(nodes.size());
         Set<Node> absorbed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (Node node : nodes) {
-            if (absorbed.contains(node)) {
+            boolean wasAbsorbed = absorbed.contains(node);
+            Optional<Node> residual = wasAbsorbed ? Optional.empty()
+                    : fuseResidual(node, fusion, groupOutputs, readers, reader, available, fusedKernels, absorbed);
+            for (ValueInfo output : node.outputs()) {
+                String value = nameOf(output);
+                if (value != null) {
+                    available.add(value);
+                }
+            }
+            if (wasAbsorbed) {
+                continue;
+            }
+            if (residual.isPresent()) {
+                result.add(residual.get());
                 continue;
             }
             String value = node.outputs().size() == 1 ? nameOf(node.outputs().getFirst()) : null;
@@ -391,6 +447,56 @@ public final class CudaSubgraphProgram implements CompiledNode {
             result.add(fused);
         }
         return result;
+    }
+
+    /**
+     * {@code conv → Add → activation} as one node ({@link #fuseEpilogues}' second paragraph), its kernel in
+     * {@code fusedKernels} and the Add and activation in {@code absorbed}; empty when the chain does not fuse.
+     */
+    private static Optional<Node> fuseResidual(Node conv, EpilogueFusion fusion, Set<String> groupOutputs,
+                                               Map<String, Integer> readers, Map<String, Node> reader, Set<String> available,
+                                               Map<Node, CudaKernelFactory> fusedKernels, Set<Node> absorbed) {
+        String convOut = conv.outputs().size() == 1 ? nameOf(conv.outputs().getFirst()) : null;
+        Node add = soleReader(convOut, groupOutputs, readers, reader);
+        if (add == null || !add.opType().equals("Add") || !add.isOnnxDomain() || add.inputs().size() != 2
+                || add.outputs().size() != 1) {
+            return Optional.empty();
+        }
+        int convSide = convOut.equals(nameOf(add.inputs().get(0))) ? 0 : 1;
+        ValueInfo other = add.inputs().get(1 - convSide);
+        String otherName = nameOf(other);
+        ValueInfo convValue = conv.outputs().getFirst();
+        if (otherName == null || otherName.equals(convOut) || !available.contains(otherName) || !convValue.hasStaticShape()
+                || !other.hasStaticShape() || !Arrays.equals(convValue.shape(), other.shape())) {
+            return Optional.empty();
+        }
+        String addOut = nameOf(add.outputs().getFirst());
+        Node activation = soleReader(addOut, groupOutputs, readers, reader);
+        if (activation == null || activation.inputs().isEmpty() || !addOut.equals(nameOf(activation.inputs().getFirst()))) {
+            return Optional.empty();
+        }
+        Optional<CudaKernelFactory> kernel = fusion.fuseResidual(conv, add, activation);
+        if (kernel.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ValueInfo> inputs = new ArrayList<>(4);
+        inputs.add(conv.inputs().get(0));
+        inputs.add(conv.inputs().get(1));
+        inputs.add(conv.inputs().size() > 2 ? conv.inputs().get(2) : null);
+        inputs.add(other);
+        Node fused = new Node(conv.id(), conv.name() + "+" + add.name() + "+" + activation.name(),
+                conv.opType() + "+Add+" + activation.opType(), FUSED_DOMAIN, conv.sinceVersion(), inputs,
+                activation.outputs(), conv.attributes());
+        fusedKernels.put(fused, kernel.get());
+        absorbed.add(add);
+        absorbed.add(activation);
+        return Optional.of(fused);
+    }
+
+    /** The one node that reads {@code value} (once), when {@code value} is no output of the fused node; else null. */
+    private static Node soleReader(String value, Set<String> groupOutputs, Map<String, Integer> readers,
+                                   Map<String, Node> reader) {
+        return value == null || groupOutputs.contains(value) || readers.getOrDefault(value, 0) != 1 ? null : reader.get(value);
     }
 
     /**
