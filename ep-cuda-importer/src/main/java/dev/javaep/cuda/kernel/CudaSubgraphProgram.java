@@ -124,6 +124,8 @@ public final class CudaSubgraphProgram implements CompiledNode {
     private final int[] outputSlots;
     /** Replays this group's launches as CUDA graphs; null where it is off or cannot ({@link GraphReplay#eligible}). */
     private final GraphReplay graphs;
+    /** Whether every Run times its steps for {@link CudaStepBreakdown} (then no graphs). */
+    private final boolean profileSteps = CudaStepBreakdown.enabled();
 
     private CudaSubgraphProgram(CudaDevice device, String name, Step[] steps, int slotCount, int[] fusedInputSlots,
                                 int[] fusedOutputOf, int[] intermediateOf, ElementType[] intermediateTypes,
@@ -148,7 +150,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 outputSlots[fusedOutputOf[slot]] = slot;
             }
         }
-        this.graphs = GraphReplay.eligible(anyHostStep, device).map(api -> new GraphReplay(api)).orElse(null);
+        this.graphs = profileSteps ? null : GraphReplay.eligible(anyHostStep, device).map(api -> new GraphReplay(api)).orElse(null);
     }
 
     /** Compiles a group of nodes {@link CudaOps#support} accepts; {@code subgraph} lists them in topological order. */
@@ -456,6 +458,9 @@ public final class CudaSubgraphProgram implements CompiledNode {
     private static Optional<Node> fuseResidual(Node conv, EpilogueFusion fusion, Set<String> groupOutputs,
                                                Map<String, Integer> readers, Map<String, Node> reader, Set<String> available,
                                                Map<Node, CudaKernelFactory> fusedKernels, Set<Node> absorbed) {
+        if (!conv.isOnnxDomain() || !conv.opType().equals("Conv") || conv.inputs().size() < 2) {
+            return Optional.empty();
+        }
         String convOut = conv.outputs().size() == 1 ? nameOf(conv.outputs().getFirst()) : null;
         Node add = soleReader(convOut, groupOutputs, readers, reader);
         if (add == null || !add.opType().equals("Add") || !add.isOnnxDomain() || add.inputs().size() != 2
@@ -554,18 +559,25 @@ public final class CudaSubgraphProgram implements CompiledNode {
             return;
         }
         long copies = deviceToHostCopies.get();
-        runSteps(context, values, stream, profiler);
+        boolean breakdown = profileSteps && profiler == null;
+        runSteps(context, values, stream, profiler, breakdown);
+        if (breakdown) {
+            CudaStepBreakdown.runQueued(name);
+        }
         if (graphs != null) {
             graphs.completed(values, deviceToHostCopies.get() != copies);
         }
     }
 
-    /** Queues every step on {@code stream} ({@code values}: the fused inputs, and any outputs already asked of ORT). */
-    private void runSteps(KernelContext context, Tensor[] values, long stream, StepProfiler profiler) {
+    /**
+     * Queues every step on {@code stream} ({@code values}: the fused inputs, and any outputs already asked of ORT); each
+     * step timed for ORT's {@code profiler} (non-null) or for {@link CudaStepBreakdown} ({@code breakdown}).
+     */
+    private void runSteps(KernelContext context, Tensor[] values, long stream, StepProfiler profiler, boolean breakdown) {
         RunMemory memory = intermediateTypes.length == 0 ? null : new RunMemory(signature(values), stream);
         try (Arena hostMemory = anyHostStep ? Arena.ofConfined() : null) {
             StepContext stepContext = new StepContext(context, values, constants.clone(), hostMemory, memory, stream);
-            CudaStepTimer timer = profiler == null ? null : stepTimer();
+            CudaStepTimer timer = profiler == null && !breakdown ? null : stepTimer();
             try {
                 for (Step step : steps) {
                     stepContext.step = step;
@@ -576,7 +588,8 @@ public final class CudaSubgraphProgram implements CompiledNode {
                         step.kernel().compute(stepContext);
                     }
                     if (mark != null) {
-                        timer.end(mark, step.node(), stream, profiler);
+                        timer.end(mark, step.node(), stream,
+                                breakdown ? CudaStepBreakdown.step(name, stepKind(step)) : profiler);
                     }
                     if (memory != null) {
                         memory.lastReadBy(step);
@@ -708,7 +721,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
             }
             long graph;
             try {
-                runSteps(context, captured, stream, null);
+                runSteps(context, captured, stream, null, false);
             } catch (RuntimeException e) {
                 try {
                     api.destroyGraph(api.endCapture(stream));
@@ -877,6 +890,11 @@ public final class CudaSubgraphProgram implements CompiledNode {
         return steps.length;
     }
 
+    /** The node each step runs (a fused one for a fused chain), in order (tests). */
+    List<Node> stepNodes() {
+        return Arrays.stream(steps).map(Step::node).toList();
+    }
+
     /** How many steps run on the host (shape arithmetic), with JavaCpu's kernels. */
     int hostStepCount() {
         return (int) Arrays.stream(steps).filter(Step::onHost).count();
@@ -902,8 +920,40 @@ public final class CudaSubgraphProgram implements CompiledNode {
         return plans.size();
     }
 
+    /**
+     * What kind of work a step is, for {@link CudaStepBreakdown}: what a {@link StepKind} says of itself (a Conv: cuDNN's
+     * fused call, cuDNN + an epilogue pass, a direct kernel), else its kernel family (the package it lives in).
+     */
+    private static String stepKind(Step step) {
+        if (step.onHost()) {
+            return CudaStepBreakdown.HOST_KIND;
+        }
+        if (step.kernel() instanceof StepKind kind) {
+            return kind.stepKind();
+        }
+        String family = step.kernel().getClass().getPackageName();
+        family = family.substring(family.lastIndexOf('.') + 1);
+        return switch (family) {
+            case "conv" -> "pooling";
+            case "matmul" -> "gemm/matmul";
+            case "reduction" -> "reduction/softmax";
+            case "tensor" -> "tensor layout/copy";
+            case "sampling" -> "resize/sampling";
+            case "kernel" -> step.node().opType();
+            default -> family;
+        };
+    }
+
+    /** A step kernel that names its kind of work for {@link CudaStepBreakdown} (asked after it ran). */
+    public interface StepKind {
+        String stepKind();
+    }
+
     @Override
     public void close() {
+        if (profileSteps) {
+            CudaStepBreakdown.logGroup(name);
+        }
         if (graphs != null) {
             graphs.close();
         }

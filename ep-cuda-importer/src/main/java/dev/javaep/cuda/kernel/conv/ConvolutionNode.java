@@ -3,6 +3,7 @@ package dev.javaep.cuda.kernel.conv;
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
+import dev.javaep.cuda.kernel.CudaSubgraphProgram;
 import dev.javaep.cuda.kernel.KernelArguments;
 import dev.javaep.cuda.kernel.elementwise.ElementwiseKernels.FusableActivation;
 import dev.javaep.cuda.kernel.ptx.LaunchShape;
@@ -17,7 +18,7 @@ import dev.javaep.spi.ops.ConvOps.ConvGeometry;
  * {@link Algorithm} queues the work: cuDNN ({@link CudnnConvolution}, algorithm and workspace per geometry) or the
  * direct kernels of {@link ConvSources}, as {@link ConvBackend} chose when the node was compiled.
  */
-final class ConvolutionNode extends CudaNode {
+final class ConvolutionNode extends CudaNode implements CudaSubgraphProgram.StepKind {
 
     /**
      * How a resolved convolution is computed on the device; every input is checked and Y allocated before. {@code z}:
@@ -116,7 +117,8 @@ final class ConvolutionNode extends CudaNode {
     }
 
     /** How this node computes, for the step profile: cuDNN's fused call, cuDNN + an epilogue pass, or a direct kernel. */
-    String kind() {
+    @Override
+    public String stepKind() {
         if (algorithm instanceof CudnnConvolution cudnn) {
             String kind = cudnn.kind();
             return kind != null ? kind : "cuDNN conv";
