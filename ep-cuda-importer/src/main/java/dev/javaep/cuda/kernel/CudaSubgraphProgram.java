@@ -378,9 +378,10 @@ public final class CudaSubgraphProgram implements CompiledNode {
      * bounds) are constants the fusion read at compile time.
      *
      * <p>Before that, a Conv whose output alone an Add reads, whose output alone an activation reads (input 0), becomes
-     * one step {@code Conv+Add+Activation} when the Add's other input (the residual) exists before the Conv runs (an
-     * input of the fused node or an earlier node's output) and has exactly the Conv output's static shape (no
-     * broadcast): ResNet's block tail. Its inputs are the Conv's X, W, B (null when absent) and the residual.
+     * one step {@code Conv+Add+Activation} when the Add's other input (the residual) has exactly the Conv output's static
+     * shape (no broadcast): ResNet's block tail. The step runs at the Add's place, where the residual exists even when
+     * it is computed after the Conv (ResNet's downsampling Conv comes after the block's second Conv); its inputs are the
+     * Conv's X, W, B (null when absent) and the residual.
      */
     private static List<Node> fuseEpilogues(List<Node> nodes, Node fusedNode, EpilogueFusion fusion,
                                             Map<Node, CudaKernelFactory> fusedKernels) {
@@ -404,30 +405,18 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 }
             }
         }
-        Set<String> available = new java.util.HashSet<>(); // values that exist before the node at hand runs
-        for (ValueInfo input : fusedNode.inputs()) {
-            String value = nameOf(input);
-            if (value != null) {
-                available.add(value);
-            }
-        }
         List<Node> result = new ArrayList<>(nodes.size());
         Set<Node> absorbed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        // per Add of a fused Conv + Add + activation: the fused node, which runs where the Add was
+        Map<Node, Node> placedAt = new java.util.IdentityHashMap<>();
         for (Node node : nodes) {
-            boolean wasAbsorbed = absorbed.contains(node);
-            Optional<Node> residual = wasAbsorbed ? Optional.empty()
-                    : fuseResidual(node, fusion, groupOutputs, readers, reader, available, fusedKernels, absorbed);
-            for (ValueInfo output : node.outputs()) {
-                String value = nameOf(output);
-                if (value != null) {
-                    available.add(value);
-                }
-            }
-            if (wasAbsorbed) {
+            Node placed = placedAt.get(node);
+            if (placed != null) {
+                result.add(placed);
                 continue;
             }
-            if (residual.isPresent()) {
-                result.add(residual.get());
+            if (absorbed.contains(node)
+                    || fuseResidual(node, fusion, groupOutputs, readers, reader, fusedKernels, absorbed, placedAt)) {
                 continue;
             }
             String value = node.outputs().size() == 1 ? nameOf(node.outputs().getFirst()) : null;
@@ -453,36 +442,39 @@ public final class CudaSubgraphProgram implements CompiledNode {
 
     /**
      * {@code conv → Add → activation} as one node ({@link #fuseEpilogues}' second paragraph), its kernel in
-     * {@code fusedKernels} and the Add and activation in {@code absorbed}; empty when the chain does not fuse.
+     * {@code fusedKernels}, the node in {@code placedAt} under the Add (it runs there: the residual exists by then, and
+     * nothing but the Add reads the Conv's output) and the activation in {@code absorbed}; false when the chain does not
+     * fuse.
      */
-    private static Optional<Node> fuseResidual(Node conv, EpilogueFusion fusion, Set<String> groupOutputs,
-                                               Map<String, Integer> readers, Map<String, Node> reader, Set<String> available,
-                                               Map<Node, CudaKernelFactory> fusedKernels, Set<Node> absorbed) {
+    private static boolean fuseResidual(Node conv, EpilogueFusion fusion, Set<String> groupOutputs,
+                                        Map<String, Integer> readers, Map<String, Node> reader,
+                                        Map<Node, CudaKernelFactory> fusedKernels, Set<Node> absorbed,
+                                        Map<Node, Node> placedAt) {
         if (!conv.isOnnxDomain() || !conv.opType().equals("Conv") || conv.inputs().size() < 2) {
-            return Optional.empty();
+            return false;
         }
         String convOut = conv.outputs().size() == 1 ? nameOf(conv.outputs().getFirst()) : null;
         Node add = soleReader(convOut, groupOutputs, readers, reader);
         if (add == null || !add.opType().equals("Add") || !add.isOnnxDomain() || add.inputs().size() != 2
-                || add.outputs().size() != 1) {
-            return Optional.empty();
+                || add.outputs().size() != 1 || placedAt.containsKey(add) || absorbed.contains(add)) {
+            return false; // (an Add of two Convs' outputs fuses with the first of them)
         }
         int convSide = convOut.equals(nameOf(add.inputs().get(0))) ? 0 : 1;
         ValueInfo other = add.inputs().get(1 - convSide);
         String otherName = nameOf(other);
         ValueInfo convValue = conv.outputs().getFirst();
-        if (otherName == null || otherName.equals(convOut) || !available.contains(otherName) || !convValue.hasStaticShape()
-                || !other.hasStaticShape() || !Arrays.equals(convValue.shape(), other.shape())) {
-            return Optional.empty();
+        if (otherName == null || otherName.equals(convOut) || !convValue.hasStaticShape() || !other.hasStaticShape()
+                || !Arrays.equals(convValue.shape(), other.shape())) {
+            return false;
         }
         String addOut = nameOf(add.outputs().getFirst());
         Node activation = soleReader(addOut, groupOutputs, readers, reader);
         if (activation == null || activation.inputs().isEmpty() || !addOut.equals(nameOf(activation.inputs().getFirst()))) {
-            return Optional.empty();
+            return false;
         }
         Optional<CudaKernelFactory> kernel = fusion.fuseResidual(conv, add, activation);
         if (kernel.isEmpty()) {
-            return Optional.empty();
+            return false;
         }
         List<ValueInfo> inputs = new ArrayList<>(4);
         inputs.add(conv.inputs().get(0));
@@ -493,9 +485,9 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 conv.opType() + "+Add+" + activation.opType(), FUSED_DOMAIN, conv.sinceVersion(), inputs,
                 activation.outputs(), conv.attributes());
         fusedKernels.put(fused, kernel.get());
-        absorbed.add(add);
+        placedAt.put(add, fused);
         absorbed.add(activation);
-        return Optional.of(fused);
+        return true;
     }
 
     /** The one node that reads {@code value} (once), when {@code value} is no output of the fused node; else null. */

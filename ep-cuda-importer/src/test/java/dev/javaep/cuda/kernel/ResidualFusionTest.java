@@ -140,12 +140,24 @@ class ResidualFusionTest {
     }
 
     @Test
-    void chainsThatCannotFuseStayApart() {
+    void theFusedStepRunsWhereTheAddWasSoThatALaterResidualExists() {
+        // ResNet's downsampling block: the shortcut's Conv comes after the block's second Conv; both feed the Add
+        Graph g = group(conv("x", "w", "b", "c"), conv("x", "wd", "bd", "d"), node("Add", "a", value("c", Y), value("d", Y)),
+                node("Relu", "y", value("a", Y)));
         RecordingFusion fusion = new RecordingFusion();
-        // the residual is computed after the Conv: the Conv's step would run before it exists
+        CudaSubgraphProgram program = compile(g, fusedNode(List.of("x", "w", "b", "wd", "bd"), List.of("y")), fusion);
+        assertEquals(List.of("Conv_c+Add_a+Relu_y"), fusion.residuals, "the first Conv only: the Add is taken");
+        assertEquals(List.of("Conv", "Conv+Add+Relu"), program.stepNodes().stream().map(Node::opType).toList());
+        assertEquals(Arrays.asList("x", "w", "b", "d"), names(program.stepNodes().get(1).inputs()));
         Graph late = group(conv("x", "w", "b", "c"), node("Sigmoid", "r", value("x", Y)),
                 node("Add", "a", value("c", Y), value("r", Y)), node("Relu", "y", value("a", Y)));
-        assertEquals(4, compile(late, fusedNode(List.of("x", "w", "b"), List.of("y")), fusion).stepCount());
+        CudaSubgraphProgram lateProgram = compile(late, fusedNode(List.of("x", "w", "b"), List.of("y")), fusion);
+        assertEquals(List.of("Sigmoid", "Conv+Add+Relu"), lateProgram.stepNodes().stream().map(Node::opType).toList());
+    }
+
+    @Test
+    void chainsThatCannotFuseStayApart() {
+        RecordingFusion fusion = new RecordingFusion();
         // a broadcast residual, and one of unknown shape
         for (long[] shape : new long[][] {{1, 4, 1, 1}, {-1, 4, 8, 8}}) {
             Graph broadcast = group(conv("x", "w", "b", "c"), node("Add", "a", value("c", Y), value("r", shape)),
