@@ -10,7 +10,6 @@ import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.ValueInfo;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -56,24 +55,10 @@ class ResidualFusionGpuTest extends GpuTest {
         Node fused = new Node(1, "block_" + type + "_" + group + "_" + conv, "JavaCuda_fused", "javaep", 1,
                 List.of(value("x", type, X), value("w1", type, w), value("b1", type, C), value("w2", type, w),
                         value("b2", type, C)), List.of(value("y", type, X)), Map.of());
-        String[] keys = {"javaep.cuda.conv", CudaSubgraphProgram.FUSION_PROPERTY, CudaSubgraphProgram.GRAPHS_PROPERTY,
-                "javaep.cuda.conv.tf32", CudaStepBreakdown.PROPERTY};
-        String[] values = {conv, fusion, graphs ? "on" : "off", "false", Boolean.toString(profile)};
-        String[] previous = new String[keys.length];
-        for (int i = 0; i < keys.length; i++) {
-            previous[i] = System.setProperty(keys[i], values[i]);
-        }
-        try {
-            return CudaSubgraphProgram.compile(block, fused, device);
-        } finally {
-            for (int i = 0; i < keys.length; i++) {
-                if (previous[i] == null) {
-                    System.clearProperty(keys[i]);
-                } else {
-                    System.setProperty(keys[i], previous[i]);
-                }
-            }
-        }
+        return SystemProperties.with(Map.of("javaep.cuda.conv", conv, CudaSubgraphProgram.FUSION_PROPERTY, fusion,
+                        CudaSubgraphProgram.GRAPHS_PROPERTY, graphs ? "on" : "off", "javaep.cuda.conv.tf32", "false",
+                        CudaStepBreakdown.PROPERTY, Boolean.toString(profile)),
+                () -> CudaSubgraphProgram.compile(block, fused, device));
     }
 
     private static float[] random(Random r, int n, float scale) {
@@ -145,15 +130,7 @@ class ResidualFusionGpuTest extends GpuTest {
 
     private List<float[]> run(CudaSubgraphProgram program, ElementType type, float[][] inputs, long group, int runs) {
         long[] w = {C, C / group, 3, 3};
-        long[][] shapes = {X, w, {C}, w, {C}};
-        List<float[]> outputs = new ArrayList<>();
-        try (DeviceRunContext c = DeviceRunContext.repeatable(driver, stream, type, 1, inputs, shapes)) {
-            for (int i = 0; i < runs; i++) {
-                program.compute(c);
-                outputs.add(c.output(0));
-            }
-        }
-        return outputs;
+        return outputsOfRuns(program, type, inputs, new long[][] {X, w, {C}, w, {C}}, runs);
     }
 
     private static void assertClose(double[] expected, float[] actual, double tolerance, String what) {

@@ -311,13 +311,10 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
                     if (candidate.launch(algorithm, workspace, bytes) != Cudnn.SUCCESS) {
                         continue;
                     }
-                    driver.eventRecord(start, stream);
-                    for (int i = 0; i < TIMED_LAUNCHES; i++) {
-                        candidate.launch(algorithm, workspace, bytes);
-                    }
-                    driver.eventRecord(end, stream);
-                    driver.eventSynchronize(end);
-                    float millis = driver.eventElapsedMillis(start, end) / TIMED_LAUNCHES;
+                    int timed = algorithm;
+                    long timedWorkspace = workspace;
+                    float millis = millisPerLaunch(driver, stream, start, end,
+                            () -> candidate.launch(timed, timedWorkspace, bytes));
                     timings.append(String.format(java.util.Locale.ROOT, " %d:%.3f", algorithm, millis));
                     if (millis < bestMillis) {
                         bestMillis = millis;
@@ -346,17 +343,22 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
         long end = driver.eventCreate(CudaDriver.EVENT_DEFAULT);
         try {
             launch.run();
-            driver.eventRecord(start, stream);
-            for (int i = 0; i < TIMED_LAUNCHES; i++) {
-                launch.run();
-            }
-            driver.eventRecord(end, stream);
-            driver.eventSynchronize(end);
-            return driver.eventElapsedMillis(start, end) / TIMED_LAUNCHES;
+            return millisPerLaunch(driver, stream, start, end, launch);
         } finally {
             driver.eventDestroy(start);
             driver.eventDestroy(end);
         }
+    }
+
+    /** {@link #TIMED_LAUNCHES} of {@code launch} between {@code start} and {@code end} on the stream: ms per launch. */
+    private static float millisPerLaunch(CudaDriver driver, long stream, long start, long end, Runnable launch) {
+        driver.eventRecord(start, stream);
+        for (int i = 0; i < TIMED_LAUNCHES; i++) {
+            launch.run();
+        }
+        driver.eventRecord(end, stream);
+        driver.eventSynchronize(end);
+        return driver.eventElapsedMillis(start, end) / TIMED_LAUNCHES;
     }
 
     private static boolean fitsInt(long... values) {
