@@ -943,7 +943,8 @@ public final class CudaSubgraphProgram implements CompiledNode {
 
     @Override
     public void close() {
-        if (profileSteps) {
+        if (profileSteps && !device.isLost()) {
+            device.makeCurrent(); // reading the last Runs' events
             CudaStepBreakdown.logGroup(name);
         }
         if (graphs != null) {
