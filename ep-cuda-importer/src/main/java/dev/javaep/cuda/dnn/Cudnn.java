@@ -1,6 +1,7 @@
 package dev.javaep.cuda.dnn;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -19,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * cuDNN's legacy convolution API (still in cuDNN 9, and needing no libcudart) through FFM: descriptors, the workspace
- * query, {@code cudnnConvolutionForward}, {@code cudnnConvolutionBackwardData} (ConvTranspose's computation) and
+ * query, {@code cudnnConvolutionForward}, {@code cudnnConvolutionBiasActivationForward} (Conv + residual + bias + ReLU
+ * in one call), {@code cudnnConvolutionBackwardData} (ConvTranspose's computation) and
  * {@code cudnnAddTensor} (the bias). One handle per CUDA context, set to the Run's stream before each call.
  *
  * <p>Found at run time: {@code -Djavaep.cuda.cudnn=PATH} or {@code JAVAEP_CUDNN}, then {@code libcudnn.so.9} by
@@ -42,6 +44,9 @@ public final class Cudnn {
     public static final int FORWARD_ALGORITHMS = 8;
     /** cudnnConvolutionBwdDataAlgo_t runs 0 to 5. */
     public static final int BACKWARD_DATA_ALGORITHMS = 6;
+    /** cudnnActivationMode_t: the two {@code cudnnConvolutionBiasActivationForward} accepts. */
+    public static final int ACTIVATION_RELU = 1;
+    public static final int ACTIVATION_IDENTITY = 5;
 
     private static final List<String> NAMES = List.of("libcudnn.so.9");
     private static final NativeLibraryFinder.Once<Cudnn> FOUND = new NativeLibraryFinder.Once<>(Cudnn::load);
@@ -68,6 +73,10 @@ public final class Cudnn {
     private final MethodHandle backwardDataWorkspace;
     private final MethodHandle backwardData;
     private final MethodHandle addTensor;
+    private final MethodHandle createActivation;
+    private final MethodHandle setActivation;
+    private final MethodHandle destroyActivation;
+    private final MethodHandle biasActivationForward;
     /** Host scalars 1.0f and 0.0f: cuDNN reads alpha and beta as float for float and half data. */
     private final MemorySegment one;
     private final MemorySegment zero;
@@ -108,6 +117,13 @@ public final class Cudnn {
         backwardData = bind.apply("cudnnConvolutionBackwardData", convolve);
         addTensor = bind.apply("cudnnAddTensor", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
                 JAVA_LONG, JAVA_LONG, JAVA_LONG));
+        createActivation = bind.apply("cudnnCreateActivationDescriptor", handleOut);
+        setActivation = bind.apply("cudnnSetActivationDescriptor", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT,
+                JAVA_INT, JAVA_DOUBLE));
+        destroyActivation = bind.apply("cudnnDestroyActivationDescriptor", oneLong);
+        biasActivationForward = bind.apply("cudnnConvolutionBiasActivationForward", FunctionDescriptor.of(JAVA_INT,
+                JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG,
+                JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
         try {
             version = (long) getVersion.invokeExact();
         } catch (Throwable t) {
@@ -284,6 +300,44 @@ public final class Cudnn {
                     "cudnnAddTensor");
         } catch (RuntimeException | Error e) {
             throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** An activation descriptor of {@code mode} ({@link #ACTIVATION_RELU}, NaN propagated; coefficient unused). */
+    public long activation(int mode) {
+        try (Arena arena = Arena.ofConfined()) {
+            long d = created(createActivation, arena, "cudnnCreateActivationDescriptor");
+            check((int) setActivation.invokeExact(d, mode, 1, 0.0), "cudnnSetActivationDescriptor");
+            return d;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    public void destroyActivation(long activation) {
+        try {
+            int ignored = (int) destroyActivation.invokeExact(activation);
+        } catch (Throwable t) {
+            EpLog.warning("javaep: cuDNN descriptor release failed", t);
+        }
+    }
+
+    /**
+     * Queues {@code y = activation(conv(x, w) + z + bias)} as one cuDNN call ({@code cudnnConvolutionBiasActivationForward});
+     * {@code z == 0}: no residual (cuDNN then reads y scaled by 0, so zDesc is y's). Returns cuDNN's status (not
+     * thrown: the algorithm search tries algorithms that may refuse the fused form).
+     */
+    public int convolveBiasActivation(long handle, long inDesc, long in, long filterDesc, long filter, long convolution,
+                                      int algorithm, long workspace, long workspaceBytes, long zDesc, long z, long biasDesc,
+                                      long bias, long activation, long outDesc, long out) {
+        try {
+            return (int) biasActivationForward.invokeExact(handle, one.address(), inDesc, in, filterDesc, filter,
+                    convolution, algorithm, workspace, workspaceBytes, z == 0 ? zero.address() : one.address(),
+                    z == 0 ? outDesc : zDesc, z == 0 ? out : z, biasDesc, bias, activation, outDesc, out);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }

@@ -124,6 +124,8 @@ public final class CudaSubgraphProgram implements CompiledNode {
     private final int[] outputSlots;
     /** Replays this group's launches as CUDA graphs; null where it is off or cannot ({@link GraphReplay#eligible}). */
     private final GraphReplay graphs;
+    /** Whether every Run times its steps for {@link CudaStepBreakdown} (then no graphs). */
+    private final boolean profileSteps = CudaStepBreakdown.enabled();
 
     private CudaSubgraphProgram(CudaDevice device, String name, Step[] steps, int slotCount, int[] fusedInputSlots,
                                 int[] fusedOutputOf, int[] intermediateOf, ElementType[] intermediateTypes,
@@ -148,7 +150,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 outputSlots[fusedOutputOf[slot]] = slot;
             }
         }
-        this.graphs = GraphReplay.eligible(anyHostStep, device).map(api -> new GraphReplay(api)).orElse(null);
+        this.graphs = profileSteps ? null : GraphReplay.eligible(anyHostStep, device).map(api -> new GraphReplay(api)).orElse(null);
     }
 
     /** Compiles a group of nodes {@link CudaOps#support} accepts; {@code subgraph} lists them in topological order. */
@@ -319,17 +321,48 @@ public final class CudaSubgraphProgram implements CompiledNode {
         /** The kernel of {@code producer} with {@code activation} applied to its only output, or empty. */
         Optional<CudaKernelFactory> fuse(Node producer, Node activation);
 
-        /** Conv/ConvTranspose + a one-expression activation ({@link ConvKernels#fusedWithActivation}). */
+        /**
+         * The kernel of {@code conv}, the {@code add} that alone reads its output and the {@code activation} that alone
+         * reads the Add's (inputs: the Conv's three, then the Add's other input), or empty. None by default.
+         */
+        default Optional<CudaKernelFactory> fuseResidual(Node conv, Node add, Node activation) {
+            return Optional.empty();
+        }
+
+        /**
+         * Conv/ConvTranspose + a one-expression activation ({@link ConvKernels#fusedWithActivation}), the activation
+         * in an epilogue pass (or the direct kernel's store): the fusion before cuDNN's fused call.
+         */
         EpilogueFusion CONV_ACTIVATION = ConvKernels::fusedWithActivation;
+        /**
+         * As {@link #CONV_ACTIVATION}, plus Conv + Add + activation with the residual in the same step, and Conv (+ Add)
+         * + ReLU through {@code cudnnConvolutionBiasActivationForward} where cuDNN times it faster.
+         */
+        EpilogueFusion CONV_RESIDUAL_CUDNN = new EpilogueFusion() {
+            @Override
+            public Optional<CudaKernelFactory> fuse(Node producer, Node activation) {
+                return ConvKernels.fusedWithActivation(producer, activation, true);
+            }
+
+            @Override
+            public Optional<CudaKernelFactory> fuseResidual(Node conv, Node add, Node activation) {
+                return ConvKernels.fusedWithResidual(conv, add, activation, true);
+            }
+        };
         EpilogueFusion NONE = (producer, activation) -> Optional.empty();
 
         /**
          * {@code -Djavaep.cuda.fusion=off} (or {@code JAVAEP_CUDA_FUSION=off}) runs every node as its own step (to
-         * compare); anything else fuses. Read when a group compiles.
+         * compare); {@code epilogue} fuses Conv + activation only, without cuDNN's fused call or residuals
+         * ({@link #CONV_ACTIVATION}, to compare); anything else fuses all ({@link #CONV_RESIDUAL_CUDNN}). Read when a
+         * group compiles.
          */
         static EpilogueFusion selected() {
             String asked = System.getProperty(FUSION_PROPERTY, System.getenv("JAVAEP_CUDA_FUSION"));
-            return asked != null && (asked.equalsIgnoreCase("off") || asked.equalsIgnoreCase("false")) ? NONE : CONV_ACTIVATION;
+            if (asked != null && (asked.equalsIgnoreCase("off") || asked.equalsIgnoreCase("false"))) {
+                return NONE;
+            }
+            return asked != null && asked.equalsIgnoreCase("epilogue") ? CONV_ACTIVATION : CONV_RESIDUAL_CUDNN;
         }
     }
 
@@ -343,6 +376,12 @@ public final class CudaSubgraphProgram implements CompiledNode {
      * kernel goes into {@code fusedKernels}. A pair fuses when the producer has one output, which is no output of the
      * fused node and which exactly one input of the group reads: input 0 of the activation. Its other inputs (Clip's
      * bounds) are constants the fusion read at compile time.
+     *
+     * <p>Before that, a Conv whose output alone an Add reads, whose output alone an activation reads (input 0), becomes
+     * one step {@code Conv+Add+Activation} when the Add's other input (the residual) has exactly the Conv output's static
+     * shape (no broadcast): ResNet's block tail. The step runs at the Add's place, where the residual exists even when
+     * it is computed after the Conv (ResNet's downsampling Conv comes after the block's second Conv); its inputs are the
+     * Conv's X, W, B (null when absent) and the residual.
      */
     private static List<Node> fuseEpilogues(List<Node> nodes, Node fusedNode, EpilogueFusion fusion,
                                             Map<Node, CudaKernelFactory> fusedKernels) {
@@ -368,8 +407,16 @@ public final class CudaSubgraphProgram implements CompiledNode {
         }
         List<Node> result = new ArrayList<>(nodes.size());
         Set<Node> absorbed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        // per Add of a fused Conv + Add + activation: the fused node, which runs where the Add was
+        Map<Node, Node> placedAt = new java.util.IdentityHashMap<>();
         for (Node node : nodes) {
-            if (absorbed.contains(node)) {
+            Node placed = placedAt.get(node);
+            if (placed != null) {
+                result.add(placed);
+                continue;
+            }
+            if (absorbed.contains(node)
+                    || fuseResidual(node, fusion, groupOutputs, readers, reader, fusedKernels, absorbed, placedAt)) {
                 continue;
             }
             String value = node.outputs().size() == 1 ? nameOf(node.outputs().getFirst()) : null;
@@ -391,6 +438,62 @@ public final class CudaSubgraphProgram implements CompiledNode {
             result.add(fused);
         }
         return result;
+    }
+
+    /**
+     * {@code conv → Add → activation} as one node ({@link #fuseEpilogues}' second paragraph), its kernel in
+     * {@code fusedKernels}, the node in {@code placedAt} under the Add (it runs there: the residual exists by then, and
+     * nothing but the Add reads the Conv's output) and the activation in {@code absorbed}; false when the chain does not
+     * fuse.
+     */
+    private static boolean fuseResidual(Node conv, EpilogueFusion fusion, Set<String> groupOutputs,
+                                        Map<String, Integer> readers, Map<String, Node> reader,
+                                        Map<Node, CudaKernelFactory> fusedKernels, Set<Node> absorbed,
+                                        Map<Node, Node> placedAt) {
+        if (!conv.isOnnxDomain() || !conv.opType().equals("Conv") || conv.inputs().size() < 2) {
+            return false;
+        }
+        String convOut = conv.outputs().size() == 1 ? nameOf(conv.outputs().getFirst()) : null;
+        Node add = soleReader(convOut, groupOutputs, readers, reader);
+        if (add == null || !add.opType().equals("Add") || !add.isOnnxDomain() || add.inputs().size() != 2
+                || add.outputs().size() != 1 || placedAt.containsKey(add) || absorbed.contains(add)) {
+            return false; // (an Add of two Convs' outputs fuses with the first of them)
+        }
+        int convSide = convOut.equals(nameOf(add.inputs().get(0))) ? 0 : 1;
+        ValueInfo other = add.inputs().get(1 - convSide);
+        String otherName = nameOf(other);
+        ValueInfo convValue = conv.outputs().getFirst();
+        if (otherName == null || otherName.equals(convOut) || !convValue.hasStaticShape() || !other.hasStaticShape()
+                || !Arrays.equals(convValue.shape(), other.shape())) {
+            return false;
+        }
+        String addOut = nameOf(add.outputs().getFirst());
+        Node activation = soleReader(addOut, groupOutputs, readers, reader);
+        if (activation == null || activation.inputs().isEmpty() || !addOut.equals(nameOf(activation.inputs().getFirst()))) {
+            return false;
+        }
+        Optional<CudaKernelFactory> kernel = fusion.fuseResidual(conv, add, activation);
+        if (kernel.isEmpty()) {
+            return false;
+        }
+        List<ValueInfo> inputs = new ArrayList<>(4);
+        inputs.add(conv.inputs().get(0));
+        inputs.add(conv.inputs().get(1));
+        inputs.add(conv.inputs().size() > 2 ? conv.inputs().get(2) : null);
+        inputs.add(other);
+        Node fused = new Node(conv.id(), conv.name() + "+" + add.name() + "+" + activation.name(),
+                conv.opType() + "+Add+" + activation.opType(), FUSED_DOMAIN, conv.sinceVersion(), inputs,
+                activation.outputs(), conv.attributes());
+        fusedKernels.put(fused, kernel.get());
+        placedAt.put(add, fused);
+        absorbed.add(activation);
+        return true;
+    }
+
+    /** The one node that reads {@code value} (once), when {@code value} is no output of the fused node; else null. */
+    private static Node soleReader(String value, Set<String> groupOutputs, Map<String, Integer> readers,
+                                   Map<String, Node> reader) {
+        return value == null || groupOutputs.contains(value) || readers.getOrDefault(value, 0) != 1 ? null : reader.get(value);
     }
 
     /**
@@ -448,18 +551,25 @@ public final class CudaSubgraphProgram implements CompiledNode {
             return;
         }
         long copies = deviceToHostCopies.get();
-        runSteps(context, values, stream, profiler);
+        boolean breakdown = profileSteps && profiler == null;
+        runSteps(context, values, stream, profiler, breakdown);
+        if (breakdown) {
+            CudaStepBreakdown.runQueued(name);
+        }
         if (graphs != null) {
             graphs.completed(values, deviceToHostCopies.get() != copies);
         }
     }
 
-    /** Queues every step on {@code stream} ({@code values}: the fused inputs, and any outputs already asked of ORT). */
-    private void runSteps(KernelContext context, Tensor[] values, long stream, StepProfiler profiler) {
+    /**
+     * Queues every step on {@code stream} ({@code values}: the fused inputs, and any outputs already asked of ORT); each
+     * step timed for ORT's {@code profiler} (non-null) or for {@link CudaStepBreakdown} ({@code breakdown}).
+     */
+    private void runSteps(KernelContext context, Tensor[] values, long stream, StepProfiler profiler, boolean breakdown) {
         RunMemory memory = intermediateTypes.length == 0 ? null : new RunMemory(signature(values), stream);
         try (Arena hostMemory = anyHostStep ? Arena.ofConfined() : null) {
             StepContext stepContext = new StepContext(context, values, constants.clone(), hostMemory, memory, stream);
-            CudaStepTimer timer = profiler == null ? null : stepTimer();
+            CudaStepTimer timer = profiler == null && !breakdown ? null : stepTimer();
             try {
                 for (Step step : steps) {
                     stepContext.step = step;
@@ -470,7 +580,8 @@ public final class CudaSubgraphProgram implements CompiledNode {
                         step.kernel().compute(stepContext);
                     }
                     if (mark != null) {
-                        timer.end(mark, step.node(), stream, profiler);
+                        timer.end(mark, step.node(), stream,
+                                breakdown ? CudaStepBreakdown.step(name, stepKind(step)) : profiler);
                     }
                     if (memory != null) {
                         memory.lastReadBy(step);
@@ -602,7 +713,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
             }
             long graph;
             try {
-                runSteps(context, captured, stream, null);
+                runSteps(context, captured, stream, null, false);
             } catch (RuntimeException e) {
                 try {
                     api.destroyGraph(api.endCapture(stream));
@@ -771,6 +882,11 @@ public final class CudaSubgraphProgram implements CompiledNode {
         return steps.length;
     }
 
+    /** The node each step runs (a fused one for a fused chain), in order (tests). */
+    List<Node> stepNodes() {
+        return Arrays.stream(steps).map(Step::node).toList();
+    }
+
     /** How many steps run on the host (shape arithmetic), with JavaCpu's kernels. */
     int hostStepCount() {
         return (int) Arrays.stream(steps).filter(Step::onHost).count();
@@ -796,8 +912,41 @@ public final class CudaSubgraphProgram implements CompiledNode {
         return plans.size();
     }
 
+    /**
+     * What kind of work a step is, for {@link CudaStepBreakdown}: what a {@link StepKind} says of itself (a Conv: cuDNN's
+     * fused call, cuDNN + an epilogue pass, a direct kernel), else its kernel family (the package it lives in).
+     */
+    private static String stepKind(Step step) {
+        if (step.onHost()) {
+            return CudaStepBreakdown.HOST_KIND;
+        }
+        if (step.kernel() instanceof StepKind kind) {
+            return kind.stepKind();
+        }
+        String family = step.kernel().getClass().getPackageName();
+        family = family.substring(family.lastIndexOf('.') + 1);
+        return switch (family) {
+            case "conv" -> "pooling";
+            case "matmul" -> "gemm/matmul";
+            case "reduction" -> "reduction/softmax";
+            case "tensor" -> "tensor layout/copy";
+            case "sampling" -> "resize/sampling";
+            case "kernel" -> step.node().opType();
+            default -> family;
+        };
+    }
+
+    /** A step kernel that names its kind of work for {@link CudaStepBreakdown} (asked after it ran). */
+    public interface StepKind {
+        String stepKind();
+    }
+
     @Override
     public void close() {
+        if (profileSteps && !device.isLost()) {
+            device.makeCurrent(); // reading the last Runs' events
+            CudaStepBreakdown.logGroup(name);
+        }
         if (graphs != null) {
             graphs.close();
         }

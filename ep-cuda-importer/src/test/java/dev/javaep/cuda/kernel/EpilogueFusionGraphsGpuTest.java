@@ -70,24 +70,10 @@ class EpilogueFusionGraphsGpuTest extends GpuTest {
         Node fused = new Node(1, "fused", "JavaCuda_fused", "javaep", 1, List.of(value("x", type, X), value("w1", type, W1),
                 value("b1", type, W1[0]), value("w2", type, W2), value("b2", type, W2[0]), value("w3", type, W3),
                 value("b3", type, W3[0])), List.of(value("y", type, 1, 4, X[2], X[3])), Map.of());
-        String[] keys = {"javaep.cuda.conv", CudaSubgraphProgram.FUSION_PROPERTY, CudaSubgraphProgram.GRAPHS_PROPERTY,
-                "javaep.cuda.conv.tf32"};
-        String[] values = {conv, fusion ? "on" : "off", graphs ? "on" : "off", "false"};
-        String[] previous = new String[keys.length];
-        for (int i = 0; i < keys.length; i++) {
-            previous[i] = System.setProperty(keys[i], values[i]);
-        }
-        try {
-            return CudaSubgraphProgram.compile(group, fused, device);
-        } finally {
-            for (int i = 0; i < keys.length; i++) {
-                if (previous[i] == null) {
-                    System.clearProperty(keys[i]);
-                } else {
-                    System.setProperty(keys[i], previous[i]);
-                }
-            }
-        }
+        return SystemProperties.with(Map.of("javaep.cuda.conv", conv, CudaSubgraphProgram.FUSION_PROPERTY,
+                        fusion ? "on" : "off", CudaSubgraphProgram.GRAPHS_PROPERTY, graphs ? "on" : "off",
+                        "javaep.cuda.conv.tf32", "false"),
+                () -> CudaSubgraphProgram.compile(group, fused, device));
     }
 
     private static float[] random(Random r, long[] shape, float scale) {
@@ -110,15 +96,7 @@ class EpilogueFusionGraphsGpuTest extends GpuTest {
 
     /** {@code runs} Runs of {@code program} over the same device tensors; the output of each. */
     private List<float[]> run(CudaSubgraphProgram program, ElementType type, float[][] inputs, int runs) {
-        long[][] shapes = {X, W1, {W1[0]}, W2, {W2[0]}, W3, {W3[0]}};
-        List<float[]> outputs = new ArrayList<>();
-        try (DeviceRunContext c = DeviceRunContext.repeatable(driver, stream, type, 1, inputs, shapes)) {
-            for (int i = 0; i < runs; i++) {
-                program.compute(c);
-                outputs.add(c.output(0));
-            }
-        }
-        return outputs;
+        return outputsOfRuns(program, type, inputs, new long[][] {X, W1, {W1[0]}, W2, {W2[0]}, W3, {W3[0]}}, runs);
     }
 
     private void check(ElementType type, String conv) {

@@ -4,6 +4,8 @@ import static dev.javaep.cuda.kernel.Groups.fused;
 import static dev.javaep.cuda.kernel.Groups.group;
 import static dev.javaep.cuda.kernel.Groups.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.javaep.cpu.kernel.CpuKernels;
@@ -18,6 +20,7 @@ import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.ValueInfo;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,11 +29,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The group planning step that makes one step of a Conv and the activation after it (over the stand-in libcuda; the
- * kernels are never run): which pairs fuse, what the fused step reads and writes, and the activations the elementwise
- * family offers for it.
+ * The group planning step that makes one step of a Conv and the activation after it, and of Conv → Add → activation
+ * (ResNet's block tail, the Add's other input becoming the residual the Conv's step adds), over the stand-in libcuda
+ * (the kernels are never run): which chains fuse, what the fused step reads and writes and where it runs, each reason a
+ * chain stays apart, the activations the elementwise family offers, which fusion {@code javaep.cuda.fusion} selects,
+ * and how {@link CudaStepBreakdown} sums step timings.
  */
 class EpilogueFusionTest {
+    /** The shape of every value of the residual tests' groups. */
+    private static final long[] Y = {1, 4, 8, 8};
     private static FakeCuda fake;
     private static CudaDevice device;
 
@@ -122,5 +129,188 @@ class EpilogueFusionTest {
         ElementwiseKernels.FusableActivation bounds = ElementwiseKernels.fusableActivation(clipLow).orElseThrow();
         assertEquals(-1.5f, bounds.params()[0]);
         assertEquals(Float.MAX_VALUE, bounds.params()[1]);
+    }
+
+    /** Fuses Conv + Add + any activation, and Conv + Relu/Tanh; records what it was asked. */
+    private static final class ResidualRecordingFusion implements CudaSubgraphProgram.EpilogueFusion {
+        final List<String> residuals = new ArrayList<>();
+        final List<String> pairs = new ArrayList<>();
+
+        @Override
+        public Optional<CudaKernelFactory> fuse(Node producer, Node activation) {
+            if (!producer.opType().equals("Conv") || !List.of("Relu", "Tanh").contains(activation.opType())) {
+                return Optional.empty();
+            }
+            pairs.add(producer.name() + "+" + activation.name());
+            return Optional.of(d -> NOTHING);
+        }
+
+        @Override
+        public Optional<CudaKernelFactory> fuseResidual(Node conv, Node add, Node activation) {
+            residuals.add(conv.name() + "+" + add.name() + "+" + activation.name());
+            return Optional.of(d -> NOTHING);
+        }
+    }
+
+    private static ValueInfo shaped(String name, long... shape) {
+        return name == null ? null : new ValueInfo(name, ElementType.FLOAT, shape, true);
+    }
+
+    private static Node shapedNode(String op, String output, ValueInfo... inputs) {
+        return new Node(output.hashCode(), op + "_" + output, op, "", 13, Arrays.asList(inputs), List.of(shaped(output, Y)),
+                Map.of());
+    }
+
+    private static Node conv(String x, String w, String b, String y) {
+        return shapedNode("Conv", y, shaped(x, Y), shaped(w, 4, 4, 3, 3), b == null ? null : shaped(b, 4));
+    }
+
+    private static Node fusedNode(List<String> inputs, List<String> outputs) {
+        return new Node(1, "fused", "JavaCuda_fused", "javaep", 1,
+                inputs.stream().map(n -> shaped(n, n.startsWith("w") ? new long[] {4, 4, 3, 3}
+                        : n.startsWith("b") ? new long[] {4} : Y)).toList(),
+                outputs.stream().map(n -> shaped(n, Y)).toList(), Map.of());
+    }
+
+    private static List<String> names(List<ValueInfo> values) {
+        return values.stream().map(v -> v == null ? null : v.name()).toList();
+    }
+
+    @Test
+    void convAddReluBecomesOneStepReadingTheResidualAsInput3() {
+        for (boolean residualFirst : new boolean[] {false, true}) {
+            Node add = residualFirst ? shapedNode("Add", "a", shaped("r", Y), shaped("c", Y))
+                    : shapedNode("Add", "a", shaped("c", Y), shaped("r", Y));
+            Graph g = group(conv("x", "w", "b", "c"), add, shapedNode("Relu", "y", shaped("a", Y)));
+            ResidualRecordingFusion fusion = new ResidualRecordingFusion();
+            CudaSubgraphProgram program = compile(g, fusedNode(List.of("x", "w", "b", "r"), List.of("y")), fusion);
+            assertEquals(List.of("Conv_c+Add_a+Relu_y"), fusion.residuals);
+            assertEquals(1, program.stepCount(), "residual first: " + residualFirst);
+            Node step = program.stepNodes().getFirst();
+            assertEquals("Conv+Add+Relu", step.opType());
+            assertEquals(Arrays.asList("x", "w", "b", "r"), names(step.inputs()));
+            assertEquals(List.of("y"), names(step.outputs()));
+            assertEquals(0, program.intermediateCount(), "c and a are never written");
+        }
+    }
+
+    @Test
+    void aResidualAnEarlierStepComputesFusesAndStaysAliveUntilTheFusedStep() {
+        // ResNet: the block's input (an earlier Relu's output) is the residual of the block's last Conv
+        Graph g = group(conv("x", "w0", "b0", "c0"), shapedNode("Relu", "r", shaped("c0", Y)), conv("r", "w", null, "c"),
+                shapedNode("Add", "a", shaped("c", Y), shaped("r", Y)), shapedNode("Relu", "y", shaped("a", Y)));
+        ResidualRecordingFusion fusion = new ResidualRecordingFusion();
+        CudaSubgraphProgram program = compile(g, fusedNode(List.of("x", "w0", "b0", "w"), List.of("y")), fusion);
+        assertEquals(List.of("Conv_c0+Relu_r"), fusion.pairs);
+        assertEquals(List.of("Conv_c+Add_a+Relu_y"), fusion.residuals);
+        assertEquals(2, program.stepCount());
+        assertEquals(Arrays.asList("r", "w", null, "r"), names(program.stepNodes().get(1).inputs()),
+                "no bias: input 2 omitted; the residual is input 3");
+        assertEquals(1, program.intermediateCount(), "r, read by both steps of the second Conv");
+    }
+
+    @Test
+    void theFusedStepRunsWhereTheAddWasSoThatALaterResidualExists() {
+        // ResNet's downsampling block: the shortcut's Conv comes after the block's second Conv; both feed the Add
+        Graph g = group(conv("x", "w", "b", "c"), conv("x", "wd", "bd", "d"), shapedNode("Add", "a", shaped("c", Y), shaped("d", Y)),
+                shapedNode("Relu", "y", shaped("a", Y)));
+        ResidualRecordingFusion fusion = new ResidualRecordingFusion();
+        CudaSubgraphProgram program = compile(g, fusedNode(List.of("x", "w", "b", "wd", "bd"), List.of("y")), fusion);
+        assertEquals(List.of("Conv_c+Add_a+Relu_y"), fusion.residuals, "the first Conv only: the Add is taken");
+        assertEquals(List.of("Conv", "Conv+Add+Relu"), program.stepNodes().stream().map(Node::opType).toList());
+        assertEquals(Arrays.asList("x", "w", "b", "d"), names(program.stepNodes().get(1).inputs()));
+        Graph late = group(conv("x", "w", "b", "c"), shapedNode("Sigmoid", "r", shaped("x", Y)),
+                shapedNode("Add", "a", shaped("c", Y), shaped("r", Y)), shapedNode("Relu", "y", shaped("a", Y)));
+        CudaSubgraphProgram lateProgram = compile(late, fusedNode(List.of("x", "w", "b"), List.of("y")), fusion);
+        assertEquals(List.of("Sigmoid", "Conv+Add+Relu"), lateProgram.stepNodes().stream().map(Node::opType).toList());
+    }
+
+    @Test
+    void chainsThatCannotFuseStayApart() {
+        ResidualRecordingFusion fusion = new ResidualRecordingFusion();
+        // a broadcast residual, and one of unknown shape
+        for (long[] shape : new long[][] {{1, 4, 1, 1}, {-1, 4, 8, 8}}) {
+            Graph broadcast = group(conv("x", "w", "b", "c"), shapedNode("Add", "a", shaped("c", Y), shaped("r", shape)),
+                    shapedNode("Relu", "y", shaped("a", Y)));
+            assertEquals(3, compile(broadcast, fusedNode(List.of("x", "w", "b", "r"), List.of("y")), fusion).stepCount(),
+                    Arrays.toString(shape));
+        }
+        // the Add's output is also read elsewhere, or is an output of the group
+        Graph addReadTwice = group(conv("x", "w", "b", "c"), shapedNode("Add", "a", shaped("c", Y), shaped("r", Y)),
+                shapedNode("Relu", "y", shaped("a", Y)), shapedNode("Mul", "z", shaped("a", Y), shaped("a", Y)));
+        assertEquals(4, compile(addReadTwice, fusedNode(List.of("x", "w", "b", "r"), List.of("y", "z")), fusion).stepCount());
+        Graph addIsOutput = group(conv("x", "w", "b", "c"), shapedNode("Add", "a", shaped("c", Y), shaped("r", Y)),
+                shapedNode("Relu", "y", shaped("a", Y)));
+        assertEquals(3, compile(addIsOutput, fusedNode(List.of("x", "w", "b", "r"), List.of("a", "y")), fusion).stepCount());
+        // the Conv's output read twice by the Add
+        Graph twice = group(conv("x", "w", "b", "c"), shapedNode("Add", "a", shaped("c", Y), shaped("c", Y)),
+                shapedNode("Relu", "y", shaped("a", Y)));
+        assertEquals(3, compile(twice, fusedNode(List.of("x", "w", "b"), List.of("y")), fusion).stepCount());
+        assertTrue(fusion.residuals.isEmpty(), fusion.residuals.toString());
+    }
+
+    @Test
+    void theEpilogueOnlyFusionLeavesTheAddAlone() {
+        Graph g = group(conv("x", "w", "b", "c"), shapedNode("Add", "a", shaped("c", Y), shaped("r", Y)),
+                shapedNode("Relu", "y", shaped("a", Y)));
+        CudaSubgraphProgram.EpilogueFusion epilogueOnly = (producer, activation) -> Optional.empty();
+        assertEquals(3, compile(g, fusedNode(List.of("x", "w", "b", "r"), List.of("y")), epilogueOnly).stepCount());
+        assertTrue(CudaSubgraphProgram.EpilogueFusion.CONV_ACTIVATION.fuseResidual(g.nodes().get(0), g.nodes().get(1),
+                g.nodes().get(2)).isEmpty(), "javaep.cuda.fusion=epilogue: the fusion as it was before residuals");
+    }
+
+    @Test
+    void thePropertySelectsTheFusion() {
+        Map<String, CudaSubgraphProgram.EpilogueFusion> expected = new java.util.LinkedHashMap<>();
+        expected.put("epilogue", CudaSubgraphProgram.EpilogueFusion.CONV_ACTIVATION);
+        expected.put("off", CudaSubgraphProgram.EpilogueFusion.NONE);
+        expected.put("on", CudaSubgraphProgram.EpilogueFusion.CONV_RESIDUAL_CUDNN);
+        if (System.getenv("JAVAEP_CUDA_FUSION") == null) {
+            expected.put(null, CudaSubgraphProgram.EpilogueFusion.CONV_RESIDUAL_CUDNN);
+        }
+        expected.forEach((asked, fusion) -> SystemProperties.with(
+                java.util.Collections.singletonMap(CudaSubgraphProgram.FUSION_PROPERTY, asked),
+                () -> assertSame(fusion, CudaSubgraphProgram.EpilogueFusion.selected(), String.valueOf(asked))));
+    }
+
+    @Test
+    void theStepBreakdownSumsDeviceTimesPerKindAndOpTypePerRun() {
+        SystemProperties.with(Map.of(CudaStepBreakdown.PROPERTY, "false"),
+                () -> assertFalse(CudaStepBreakdown.enabled(), "off unless asked"));
+        SystemProperties.with(Map.of(CudaStepBreakdown.PROPERTY, "true"), () -> assertTrue(CudaStepBreakdown.enabled()));
+        CudaStepBreakdown.reset();
+        assertEquals("(no steps were profiled)\n", CudaStepBreakdown.table(null));
+        List<String> released = new ArrayList<>();
+        for (int run = 0; run < 2; run++) {
+            record(CudaStepBreakdown.step("g", "cuDNN conv + epilogue pass"), "Conv+Relu", 3_000_000, released);
+            record(CudaStepBreakdown.step("g", "elementwise"), "Add", 1_000_000, released);
+            CudaStepBreakdown.step("g", CudaStepBreakdown.HOST_KIND).hostStep("Shape", "s", 0, 500_000);
+            CudaStepBreakdown.runQueued("g");
+        }
+        String table = CudaStepBreakdown.table("g");
+        assertTrue(table.startsWith("2 profiled Runs (eager, CUDA events around each step); GPU 4.000 ms per Run"), table);
+        assertTrue(table.contains("| cuDNN conv + epilogue pass | 1.0 | 3.000 | 75.0% |"), table);
+        assertTrue(table.contains("| elementwise | 1.0 | 1.000 | 25.0% |"), table);
+        assertTrue(table.contains("| Conv+Relu | 1.0 | 3.000 | 75.0% |"), table);
+        assertTrue(table.contains("| " + CudaStepBreakdown.HOST_KIND + " | 1.0 | 0.500 | host |"), table);
+        assertEquals(4, released.size(), "every timing given back once read");
+        assertEquals("(no steps were profiled)\n", CudaStepBreakdown.table("another group"));
+        CudaStepBreakdown.reset();
+        assertTrue(CudaStepBreakdown.rows().isEmpty());
+    }
+
+    /** A device step whose timing the device has passed, {@code nanos} long. */
+    private static void record(dev.javaep.spi.StepProfiler profiler, String op, long nanos, List<String> released) {
+        profiler.deviceStep(op, op, 0, 0, new dev.javaep.spi.StepProfiler.DeviceTiming() {
+            @Override
+            public long deviceNanos(boolean wait) {
+                return nanos;
+            }
+
+            @Override
+            public void release() {
+                released.add(op);
+            }
+        });
     }
 }

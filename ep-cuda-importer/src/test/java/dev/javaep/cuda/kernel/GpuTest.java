@@ -34,6 +34,22 @@ public abstract class GpuTest {
         arena = Arena.ofConfined();
     }
 
+    /**
+     * {@code runs} Computes of {@code program} over the same device inputs ({@code inputs} of {@code shapes}, in
+     * {@code type}) and one output; the output after each.
+     */
+    protected java.util.List<float[]> outputsOfRuns(dev.javaep.spi.CompiledNode program, dev.javaep.spi.ElementType type,
+                                                    float[][] inputs, long[][] shapes, int runs) {
+        java.util.List<float[]> outputs = new java.util.ArrayList<>();
+        try (DeviceRunContext c = DeviceRunContext.repeatable(driver, stream, type, 1, inputs, shapes)) {
+            for (int i = 0; i < runs; i++) {
+                program.compute(c);
+                outputs.add(c.output(0));
+            }
+        }
+        return outputs;
+    }
+
     @AfterEach
     void releaseGpu() {
         if (arena != null) {

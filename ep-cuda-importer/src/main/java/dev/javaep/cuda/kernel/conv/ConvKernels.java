@@ -56,15 +56,17 @@ public final class ConvKernels {
     }
 
     private static CudaKernelFactory conv(Node node, boolean transposed) {
-        return conv(node, transposed, null);
+        return conv(node, transposed, null, ConvolutionNode.ConvEpilogue.NONE);
     }
 
-    private static CudaKernelFactory conv(Node node, boolean transposed, FusableActivation activation) {
+    private static CudaKernelFactory conv(Node node, boolean transposed, FusableActivation activation,
+                                          ConvolutionNode.ConvEpilogue epilogue) {
         ConvAttributes attributes = ConvAttributes.of(node);
         requireRank(node, Math.max(node.input(0).rank(), node.input(1).rank()) - 2);
         requireCompiler(node);
         ElementType type = node.input(0).elementType();
-        return device -> new ConvolutionNode(device, attributes, transposed, type, ConvBackend.selected(), activation);
+        return device -> new ConvolutionNode(device, attributes, transposed, type, ConvBackend.selected(), activation,
+                epilogue);
     }
 
     /**
@@ -74,17 +76,57 @@ public final class ConvKernels {
      * planning) has checked that nothing else reads the convolution's output.
      */
     public static Optional<CudaKernelFactory> fusedWithActivation(Node producer, Node activation) {
+        return fusedWithActivation(producer, activation, false);
+    }
+
+    /**
+     * As {@link #fusedWithActivation(Node, Node)}; {@code cudnnCall}: a ReLU after a Conv with a bias may run as cuDNN's
+     * {@code cudnnConvolutionBiasActivationForward} (where cuDNN runs the Conv and times that call faster).
+     */
+    public static Optional<CudaKernelFactory> fusedWithActivation(Node producer, Node activation, boolean cudnnCall) {
         boolean conv = producer.opType().equals("Conv");
-        if (!producer.isOnnxDomain() || !conv && !producer.opType().equals("ConvTranspose") || producer.inputs().size() < 2
-                || producer.input(0) == null || producer.input(1) == null || !FLOATS.contains(producer.input(0).elementType())
+        if (!fusableConvolution(producer, conv || producer.opType().equals("ConvTranspose"))
                 || activation.input(0) == null || activation.input(0).elementType() != producer.input(0).elementType()) {
             return Optional.empty();
         }
+        ConvolutionNode.ConvEpilogue epilogue = new ConvolutionNode.ConvEpilogue(false, cudnnCall && conv && isRelu(activation));
         try {
-            return ElementwiseKernels.fusableActivation(activation).map(epilogue -> conv(producer, !conv, epilogue));
+            return ElementwiseKernels.fusableActivation(activation).map(a -> conv(producer, !conv, a, epilogue));
         } catch (RuntimeException e) {
             return Optional.empty(); // either node alone is declined the same way; nothing to fuse
         }
+    }
+
+    /**
+     * The kernel of a Conv, the Add that alone reads its output and the activation that alone reads the Add's, as one
+     * compiled node whose inputs are the Conv's three (B null where the Conv has none) and then the Add's other input,
+     * the residual: {@code y = activation(conv(x, w) + b + residual)}, in cuDNN's fused call ({@code cudnnCall}, ReLU
+     * with a bias) or the convolution and one epilogue pass. The caller (the group's planning) has checked the readers,
+     * that the residual exists before the Conv runs and that it has the Conv output's static shape.
+     */
+    public static Optional<CudaKernelFactory> fusedWithResidual(Node conv, Node add, Node activation, boolean cudnnCall) {
+        if (!conv.opType().equals("Conv") || !fusableConvolution(conv, true) || !add.isOnnxDomain()
+                || !add.opType().equals("Add") || add.inputs().size() != 2 || add.input(0) == null || add.input(1) == null
+                || add.input(0).elementType() != conv.input(0).elementType()
+                || add.input(1).elementType() != conv.input(0).elementType()
+                || activation.input(0) == null || activation.input(0).elementType() != conv.input(0).elementType()) {
+            return Optional.empty();
+        }
+        ConvolutionNode.ConvEpilogue epilogue = new ConvolutionNode.ConvEpilogue(true, cudnnCall && isRelu(activation));
+        try {
+            return ElementwiseKernels.fusableActivation(activation).map(a -> conv(conv, false, a, epilogue));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static boolean fusableConvolution(Node producer, boolean convolution) {
+        return producer.isOnnxDomain() && convolution && producer.inputs().size() >= 2 && producer.input(0) != null
+                && producer.input(1) != null && FLOATS.contains(producer.input(0).elementType());
+    }
+
+    private static boolean isRelu(Node activation) {
+        return activation.isOnnxDomain() && activation.opType().equals("Relu");
     }
 
     private static CudaKernelFactory pool(Node node, boolean max) {

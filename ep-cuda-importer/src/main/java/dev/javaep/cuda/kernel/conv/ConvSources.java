@@ -277,20 +277,31 @@ final class ConvSources {
             __device__ __forceinline__ float activate(float x0, const Floats8& params) { (void) params; return ACTIVATION; }
             // 16 bytes of elements, loaded and stored at once (4 floats, 8 halves)
             struct __align__(16) Vec { T e[16 / sizeof(T)]; };
+            // y = activation(y + bias[channel] + z): z (a residual of Y's shape, or null) is a following Add's other input
             extern "C" __global__ void __launch_bounds__(256) ENTRY(T* __restrict__ y, const T* __restrict__ bias,
-                    long long planes, long long spatial, long long channels, int vectors, Floats8 params) {
+                    const T* __restrict__ z, long long planes, long long spatial, long long channels, int vectors,
+                    Floats8 params) {
                 const int n = 16 / sizeof(T);
                 for (long long plane = blockIdx.y; plane < planes; plane += gridDim.y) {
                     const float b = bias != 0 ? ld(bias, plane % channels) : 0.0f;
                     T* p = y + plane * spatial;
+                    const T* r = z != 0 ? z + plane * spatial : 0;
                     if (vectors) {
                         Vec* q = (Vec*) p;
                         for (long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x; i < spatial / n;
                                 i += (long long) blockDim.x * gridDim.x) {
                             Vec v = q[i];
-                            #pragma unroll
-                            for (int k = 0; k < n; k++) {
-                                st(v.e, k, activate(ld(v.e, k) + b, params));
+                            if (r != 0) {
+                                Vec w = ((const Vec*) r)[i];
+                                #pragma unroll
+                                for (int k = 0; k < n; k++) {
+                                    st(v.e, k, activate(ld(v.e, k) + b + ld(w.e, k), params));
+                                }
+                            } else {
+                                #pragma unroll
+                                for (int k = 0; k < n; k++) {
+                                    st(v.e, k, activate(ld(v.e, k) + b, params));
+                                }
                             }
                             q[i] = v;
                         }
@@ -298,7 +309,7 @@ final class ConvSources {
                     }
                     for (long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x; i < spatial;
                             i += (long long) blockDim.x * gridDim.x) {
-                        st(p, i, activate(ld(p, i) + b, params));
+                        st(p, i, activate(ld(p, i) + b + (r != 0 ? ld(r, i) : 0.0f), params));
                     }
                 }
             }

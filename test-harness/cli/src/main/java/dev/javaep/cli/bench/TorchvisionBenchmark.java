@@ -2,6 +2,7 @@ package dev.javaep.cli.bench;
 
 import dev.javaep.cuda.driver.CudaDeviceInfo;
 import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.cuda.kernel.CudaStepBreakdown;
 import dev.javaep.host.Allocator;
 import dev.javaep.host.DeviceMemoryType;
 import dev.javaep.host.EpDevice;
@@ -42,7 +43,10 @@ import java.util.stream.Stream;
  * with {@code javaep.cuda.graphs} on and off (read when a session compiles). Each JavaCuda output is checked against
  * ORT's CPU EP running the float32 file on the same input values: max |difference| over max |reference|. A model
  * JavaCuda cannot take whole is reported with the session's error (which names the nodes it declined), not hidden.
- * Prints a Markdown table per model.
+ * Prints a Markdown table per model, with graphs on also under the fusion before cuDNN's fused call and residuals
+ * ({@code javaep.cuda.fusion=epilogue}), then where the GPU time goes: for the model's first case (or every case with
+ * {@code -Djavaep.bench.breakdown=all}; none with {@code none}), {@link CudaStepBreakdown}'s tables from sessions with
+ * {@code javaep.cuda.profileSteps} on, fusion on and off.
  */
 public final class TorchvisionBenchmark {
     private static final String CUDA = "JavaCudaExecutionProvider";
@@ -50,6 +54,8 @@ public final class TorchvisionBenchmark {
     /** Largest max|diff| / max|reference| accepted: float32 convolutions may run in TF32, as PyTorch's do. */
     private static final double FLOAT_TOLERANCE = 1e-2;
     private static final double HALF_TOLERANCE = 5e-2;
+    /** Profiled Runs per breakdown, after the warm-up (eager, an event pair per step: slower than a timed Run). */
+    private static final int PROFILED_RUNS = 20;
 
     private TorchvisionBenchmark() {}
 
@@ -66,8 +72,11 @@ public final class TorchvisionBenchmark {
         }
     }
 
-    /** JavaCuda's figures for one case: median ms with graphs on and off, and the output's relative error. */
-    private record JavaCudaResult(double graphsMs, double eagerMs, double relativeError) {}
+    /**
+     * JavaCuda's figures for one case: median ms with graphs on and off, with graphs on under the previous fusion, and
+     * the output's relative error.
+     */
+    private record JavaCudaResult(double graphsMs, double eagerMs, double previousFusionMs, double relativeError) {}
 
     /**
      * @param only model names to run (empty: all the script knows)
@@ -107,9 +116,10 @@ public final class TorchvisionBenchmark {
                     TorchCase first = entry.getValue().getFirst();
                     System.out.printf(Locale.ROOT, "### %s %s%n%n", entry.getKey(), first.inputShape() == null ? ""
                             : "(" + first.inputShape()[2] + "×" + first.inputShape()[3] + ")");
-                    System.out.println("| batch | dtype | JavaCuda ms, graphs on | JavaCuda ms, graphs off | PyTorch eager ms"
-                            + " | PyTorch CUDA graph ms | JavaCuda / PyTorch graph | ≤ 1.0× | output vs ORT CPU |");
-                    System.out.println("|---:|---|---:|---:|---:|---:|---:|---|---|");
+                    System.out.println("| batch | dtype | JavaCuda ms, graphs on | JavaCuda ms, graphs off"
+                            + " | JavaCuda ms, graphs on, fusion=epilogue | PyTorch eager ms | PyTorch CUDA graph ms"
+                            + " | JavaCuda / PyTorch graph | ≤ 1.0× | output vs ORT CPU |");
+                    System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---|---|");
                     List<String> notes = new ArrayList<>();
                     for (TorchCase c : entry.getValue()) {
                         System.out.println(row(env, c, iterations, notes));
@@ -119,6 +129,13 @@ public final class TorchvisionBenchmark {
                     notes.forEach(n -> System.out.println("- " + n));
                     if (!notes.isEmpty()) {
                         System.out.println();
+                    }
+                    String which = System.getProperty("javaep.bench.breakdown", "first");
+                    for (TorchCase c : entry.getValue()) {
+                        if (which.equals("none") || which.equals("first") && c != entry.getValue().getFirst()) {
+                            continue;
+                        }
+                        printBreakdown(env, c);
                     }
                 }
             } finally {
@@ -137,6 +154,7 @@ public final class TorchvisionBenchmark {
         }
         System.out.printf(Locale.ROOT, "Median of %d iterations per side after warm-up (JavaCuda: %d Runs, the first compiles"
                 + " the kernels and times cuDNN's algorithms); a Run and a PyTorch iteration both end synchronised."
+                + " fusion=epilogue: graphs on, Conv + activation fused as before cuDNN's fused call and residuals."
                 + " Ratio: JavaCuda with graphs on (the default) over PyTorch's CUDA-graph replay. Output: max|diff| /"
                 + " max|reference| against ORT's CPU EP on the float32 file (≤ %.0e float32, TF32 allowed; ≤ %.0e"
                 + " float16).%n", iterations, WARM_UP, FLOAT_TOLERANCE, HALF_TOLERANCE);
@@ -148,7 +166,7 @@ public final class TorchvisionBenchmark {
         String torchGraph = Double.isNaN(c.graphMs()) ? "—" : String.format(Locale.ROOT, "%.3f", c.graphMs());
         if (c.error() != null) {
             notes.add("batch " + c.batch() + " " + c.dtype() + ": PyTorch's side failed: " + c.error());
-            return String.format(Locale.ROOT, "| %d | %s | — | — | — | — | — | not run | — |", c.batch(), c.dtype());
+            return String.format(Locale.ROOT, "| %d | %s | — | — | — | — | — | — | not run | — |", c.batch(), c.dtype());
         }
         try {
             TensorData input = input(c.type(), c.inputShape());
@@ -158,17 +176,23 @@ public final class TorchvisionBenchmark {
             long[] outputShape = referenceOutput.shape(); // a class vector or a frame: the model says which
             float[] output = new float[reference.length];
             progress(c.onnx().getFileName() + ": JavaCuda, graphs on");
+            System.setProperty(FUSION, "on");
             System.setProperty("javaep.cuda.graphs", "on");
             double graphsOn = timeOnJavaCuda(env, c, input, outputShape, iterations, output);
             progress(c.onnx().getFileName() + ": JavaCuda, graphs off");
             System.setProperty("javaep.cuda.graphs", "off");
             double graphsOff = timeOnJavaCuda(env, c, input, outputShape, iterations, new float[reference.length]);
-            return formatRow(c, new JavaCudaResult(graphsOn, graphsOff, relativeError(output, reference)), torchEager,
-                    torchGraph);
+            progress(c.onnx().getFileName() + ": JavaCuda, graphs on, fusion=epilogue");
+            System.setProperty("javaep.cuda.graphs", "on");
+            System.setProperty(FUSION, "epilogue");
+            double previousFusion = timeOnJavaCuda(env, c, input, outputShape, iterations, new float[reference.length]);
+            System.setProperty(FUSION, "on");
+            return formatRow(c, new JavaCudaResult(graphsOn, graphsOff, previousFusion, relativeError(output, reference)),
+                    torchEager, torchGraph);
         } catch (RuntimeException e) {
             String message = String.join(" ", String.valueOf(e.getMessage()).split("\\s+"));
             notes.add("batch " + c.batch() + " " + c.dtype() + ": JavaCuda did not run it: " + message);
-            return String.format(Locale.ROOT, "| %d | %s | failed (below) | — | %s | %s | — | missed | — |", c.batch(),
+            return String.format(Locale.ROOT, "| %d | %s | failed (below) | — | — | %s | %s | — | missed | — |", c.batch(),
                     c.dtype(), torchEager, torchGraph);
         }
     }
@@ -192,9 +216,52 @@ public final class TorchvisionBenchmark {
     private static String formatRow(TorchCase c, JavaCudaResult r, String torchEager, String torchGraph) {
         double ratio = r.graphsMs() / c.graphMs();
         double tolerance = c.type() == ElementType.FLOAT16 ? HALF_TOLERANCE : FLOAT_TOLERANCE;
-        return String.format(Locale.ROOT, "| %d | %s | %.3f | %.3f | %s | %s | %.2f× | %s | %.1e %s |", c.batch(),
-                c.dtype(), r.graphsMs(), r.eagerMs(), torchEager, torchGraph, ratio, ratio <= 1.0 ? "met" : "missed",
+        return String.format(Locale.ROOT, "| %d | %s | %.3f | %.3f | %.3f | %s | %s | %.2f× | %s | %.1e %s |", c.batch(),
+                c.dtype(), r.graphsMs(), r.eagerMs(), r.previousFusionMs(), torchEager, torchGraph, ratio,
+                ratio <= 1.0 ? "met" : "missed",
                 r.relativeError(), r.relativeError() <= tolerance ? "ok" : "**differs**");
+    }
+
+    private static final String FUSION = "javaep.cuda.fusion";
+
+    /**
+     * Where the GPU time of the case's Runs goes: {@link CudaStepBreakdown}'s tables from a session with
+     * {@code javaep.cuda.profileSteps} on (eager Runs, CUDA events around each step), with fusion on and off (off: the
+     * bias/activation/Add passes show as their own steps). A failure is printed, not thrown.
+     */
+    private static void printBreakdown(OrtEnvironment env, TorchCase c) {
+        if (c.error() != null) {
+            return;
+        }
+        System.out.printf(Locale.ROOT, "Where the GPU time goes, batch %d %s (`javaep.cuda.profileSteps=true`, %d eager Runs"
+                + " after %d warm-up Runs):%n%n", c.batch(), c.dtype(), PROFILED_RUNS, WARM_UP);
+        for (String fusion : List.of("on", "off")) {
+            progress(c.onnx().getFileName() + ": JavaCuda, step breakdown, fusion " + fusion);
+            System.setProperty(FUSION, fusion);
+            System.setProperty(CudaStepBreakdown.PROPERTY, "true");
+            try {
+                TensorData input = input(c.type(), c.inputShape());
+                TensorData reference = reference(env, c.float32Onnx(), asFloat32(input)); // the output's shape
+                String table = onJavaCuda(env, c, input, reference.shape(), new float[Math.toIntExact(
+                        reference.elementCount())], (session, binding) -> {
+                    RunTimer.medianMillis(session, binding, WARM_UP, 1);
+                    CudaStepBreakdown.reset(); // the first Runs plan the kernels and time cuDNN's algorithms
+                    for (int i = 0; i < PROFILED_RUNS; i++) {
+                        session.run(binding, null);
+                    }
+                    return CudaStepBreakdown.table(null);
+                });
+                System.out.println("`javaep.cuda.fusion=" + fusion + "`: " + table);
+            } catch (RuntimeException e) {
+                System.out.println("`javaep.cuda.fusion=" + fusion + "`: the breakdown failed: " + e);
+                System.out.println();
+            } finally {
+                System.clearProperty(CudaStepBreakdown.PROPERTY);
+                System.setProperty(FUSION, "on");
+                CudaStepBreakdown.reset();
+            }
+        }
+        System.out.flush();
     }
 
     /**
@@ -203,6 +270,22 @@ public final class TorchvisionBenchmark {
      */
     private static double timeOnJavaCuda(OrtEnvironment env, TorchCase c, TensorData input, long[] outputShape,
                                          int iterations, float[] output) {
+        return onJavaCuda(env, c, input, outputShape, output, (session, binding) -> RunTimer.medianMillis(session, binding,
+                WARM_UP, iterations));
+    }
+
+    /** What a bench does with a bound session. */
+    @FunctionalInterface
+    private interface BoundWork<T> {
+        T run(Session session, IoBinding binding);
+    }
+
+    /**
+     * {@code work} on a session of the case's file on JavaCuda (fallback disabled), device-resident input and output
+     * ({@code outputShape}) at fixed addresses; {@code output} receives the last Run's output as floats.
+     */
+    private static <T> T onJavaCuda(OrtEnvironment env, TorchCase c, TensorData input, long[] outputShape, float[] output,
+                                    BoundWork<T> work) {
         int outputLength = output.length;
         EpDevice cuda = env.epDevice(CUDA);
         MemoryInfo deviceMemory = cuda.memoryInfo(DeviceMemoryType.DEFAULT).orElseThrow();
@@ -219,11 +302,11 @@ public final class TorchvisionBenchmark {
             env.copyTensors(List.of(hostInput), List.of(deviceInput), null);
             binding.bindInput(session.inputNames().getFirst(), deviceInput)
                     .bindOutput(session.outputNames().getFirst(), deviceOutput);
-            double median = RunTimer.medianMillis(session, binding, WARM_UP, iterations);
+            T result = work.run(session, binding);
             env.copyTensors(List.of(deviceOutput), List.of(hostOutput), null);
             float[] values = asFloat32(hostOutput.toHost()).floats();
             System.arraycopy(values, 0, output, 0, output.length);
-            return median;
+            return result;
         }
     }
 
