@@ -7,6 +7,7 @@
  *   cuWaitExternalSemaphoresAsync(N)          on the stream
  *   cuLaunchKernel(relu)                      the kernel JavaCuda launches for the Relu model
  *   cuSignalExternalSemaphoresAsync(N + 1)    on the stream
+ *   cuStreamSynchronize                       as ORT's Run ends (NVIDIA's vkWaitSemaphores sleeps ~10 ms otherwise)
  *   vkWaitSemaphores(timeline, N + 1)         the host waits: the frame's time ends here
  * with N = first_value + 2 * frame + 1. Each frame is timed with CLOCK_MONOTONIC (what the JVM's
  * System.nanoTime reads on Linux).
@@ -44,6 +45,7 @@ typedef struct {
 _Static_assert(sizeof(CudaSemaphoreParams) == 144, "CUDA_EXTERNAL_SEMAPHORE_{SIGNAL,WAIT}_PARAMS are 144 bytes");
 
 typedef CUresult (*CuCtxSetCurrent)(CUcontext);
+typedef CUresult (*CuStreamSynchronize)(CUstream);
 typedef CUresult (*CuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                    CUstream, void **, void **);
 typedef CUresult (*CuSignalExternalSemaphoresAsync)(const CUexternalSemaphore *, const CudaSemaphoreParams *,
@@ -123,10 +125,12 @@ int frame_loop(void *cuda_context, void *function, uint32_t grid_x, uint32_t blo
     CuLaunchKernel launch_kernel;
     CuWaitExternalSemaphoresAsync wait_semaphores;
     CuSignalExternalSemaphoresAsync signal_semaphores;
+    CuStreamSynchronize stream_synchronize;
     if (!resolve(cuda, "cuCtxSetCurrent", &ctx_set_current, error, error_size)
             || !resolve(cuda, "cuLaunchKernel", &launch_kernel, error, error_size)
             || !resolve(cuda, "cuWaitExternalSemaphoresAsync", &wait_semaphores, error, error_size)
-            || !resolve(cuda, "cuSignalExternalSemaphoresAsync", &signal_semaphores, error, error_size)) {
+            || !resolve(cuda, "cuSignalExternalSemaphoresAsync", &signal_semaphores, error, error_size)
+            || !resolve(cuda, "cuStreamSynchronize", &stream_synchronize, error, error_size)) {
         dlclose(cuda);
         return 1;
     }
@@ -172,6 +176,10 @@ int frame_loop(void *cuda_context, void *function, uint32_t grid_x, uint32_t blo
             failed = "cuLaunchKernel";
         } else if ((result = signal_semaphores(&semaphore, &signal_params, 1, stream)) != 0) {
             failed = "cuSignalExternalSemaphoresAsync";
+        } else if ((result = stream_synchronize(stream)) != 0) {
+            /* as the Java loops: the host waits only for a value already signalled (NVIDIA's driver sleeps ~10 ms
+               in vkWaitSemaphores on a value CUDA has yet to signal) */
+            failed = "cuStreamSynchronize";
         }
         if (failed != NULL) {
             snprintf(error, error_size, "%s returned %d at frame %d", failed, result, (int) frame);

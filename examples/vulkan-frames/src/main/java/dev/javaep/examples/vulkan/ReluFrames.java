@@ -157,7 +157,7 @@ final class ReluFrames implements AutoCloseable {
     /**
      * Frame {@code value + 1} with the pacing all three rows share: the host signals N = value + 1 on the Vulkan
      * timeline ({@code vkSignalSemaphore}), {@code middle} queues wait N / work / signal N + 1, the host waits for
-     * N + 1 ({@code vkWaitSemaphores}). Returns its nanoseconds.
+     * N + 1 ({@code cuStreamSynchronize}, then {@code vkWaitSemaphores}). Returns its nanoseconds.
      */
     private long pacedFrame(java.util.function.LongConsumer middle) {
         long ready = app.timelineValue + 1;
@@ -172,6 +172,10 @@ final class ReluFrames implements AutoCloseable {
             throw e;
         }
         app.timelineValue = ready + 1;
+        // Every loop ends its frame on the CUstream first, as ORT's Run does inside (a): a host vkWaitSemaphores on a
+        // value CUDA has not signalled yet sleeps ~10 ms in NVIDIA's driver (measured: 10.2 ms per frame in (b) and
+        // (c) without this), which would time the driver's polling, not the loop.
+        driver.streamSynchronize(stream);
         VulkanApp.await(app.timeline, ready + 1);
         return System.nanoTime() - t0;
     }
@@ -335,7 +339,8 @@ final class ReluFrames implements AutoCloseable {
         cMissing.ifPresent(why -> System.out.printf("| %s | C baseline not built: %s | | | |%n", cLabel, why.replace('|', '/')));
         System.out.println();
         System.out.printf("Warm-up %d frames per loop, then %d rounds of %d frames per loop, (a) (b) (c) in turn. Each frame's"
-                + " time runs from the host's vkSignalSemaphore(N) to the return of its vkWaitSemaphores(N+1), in all three"
+                + " time runs from the host's vkSignalSemaphore(N) to the return of its vkWaitSemaphores(N+1) after a"
+                + " cuStreamSynchronize of the stream, in all three"
                 + " loops; (b) and (c) launch JavaCuda's %s with its grid, on CUDA's own import of the same buffers and"
                 + " timeline, on ORT's sync stream.%n", LOOP_WARMUP, ROUNDS, Math.max(1, LOOP_FRAMES / ROUNDS),
                 KERNEL.entryName());
