@@ -3,6 +3,7 @@ package dev.javaep.conformance.kit;
 import dev.javaep.host.Allocator;
 import dev.javaep.host.DeviceMemoryType;
 import dev.javaep.host.EpDevice;
+import dev.javaep.host.MemoryInfo;
 import dev.javaep.host.OrtEnvironment;
 import dev.javaep.ort.OrtException;
 import java.util.Map;
@@ -23,28 +24,35 @@ final class DeviceMemoryProbe implements AutoCloseable {
     static final String IN_USE = "InUse";
 
     /** A probe that reads nothing, for cycle runs without a device (registration cycles, the study). */
-    static final DeviceMemoryProbe NONE = new DeviceMemoryProbe(null, "", null, "", "");
+    static final DeviceMemoryProbe NONE = new DeviceMemoryProbe(null, "", "", null, "", "", "");
 
     private final Nvml nvml;
     private final String nvmlDevice;
+    private final String nvmlAbsent;
     private final Allocator allocator;
     private final String allocatorSource;
-    /** What the trend line says when neither source exists, or "" when one does. */
+    private final String allocatorAbsent;
+    /** Set for a CPU EP: what the trend line says instead of device memory. */
     private final String noneReason;
     /** Fixed at the first reading: NVML's per-process figure, else the GPU's used memory. */
     private Boolean nvmlPerProcess;
+    /** Whether any reading of the allocator's statistics had {@link #IN_USE}. */
+    private boolean sawInUse;
 
-    private DeviceMemoryProbe(Nvml nvml, String nvmlDevice, Allocator allocator, String allocatorSource, String noneReason) {
+    private DeviceMemoryProbe(Nvml nvml, String nvmlDevice, String nvmlAbsent, Allocator allocator, String allocatorSource,
+                              String allocatorAbsent, String noneReason) {
         this.nvml = nvml;
         this.nvmlDevice = nvmlDevice;
+        this.nvmlAbsent = nvmlAbsent;
         this.allocator = allocator;
         this.allocatorSource = allocatorSource;
+        this.allocatorAbsent = allocatorAbsent;
         this.noneReason = noneReason;
     }
 
     /** No measurement, with the reason the trend line gives. */
     static DeviceMemoryProbe none(String reason) {
-        return new DeviceMemoryProbe(null, "", null, "", reason);
+        return new DeviceMemoryProbe(null, "", "", null, "", "", reason);
     }
 
     /** The sources that exist for {@code device}'s EP here; {@link #none} for a CPU EP. */
@@ -56,42 +64,42 @@ final class DeviceMemoryProbe implements AutoCloseable {
         Nvml.Opening opening = Nvml.open(uuid);
         Nvml nvml = opening.nvml().orElse(null);
         String nvmlDevice = nvml == null ? "" : nvml.deviceName().orElse("");
-        String allocatorReason;
+        String allocatorAbsent = "";
         Allocator allocator = null;
-        Optional<dev.javaep.host.MemoryInfo> info = device.memoryInfo(DeviceMemoryType.DEFAULT);
+        Optional<MemoryInfo> info = device.memoryInfo(DeviceMemoryType.DEFAULT);
         if (info.isEmpty() || info.get().isHostAccessible()) {
-            allocatorReason = "the EP device registers no device memory info";
+            allocatorAbsent = "the EP device registers no device memory";
         } else {
             try {
                 allocator = env.sharedAllocator(info.get()).orElse(null);
-                allocatorReason = allocator == null ? "no shared allocator for " + info.get().name()
-                        : inUse(allocator.stats()).isPresent() ? "" : statsAbsent(allocator.stats());
+                if (allocator == null) {
+                    allocatorAbsent = "no shared allocator for " + info.get().name();
+                } else if (allocator.stats().isEmpty()) {
+                    allocatorAbsent = "the EP's allocator keeps none (GetStats NULL)";
+                    allocator = null;
+                }
             } catch (OrtException e) {
-                allocatorReason = "GetSharedAllocator/GetStats failed: " + e.getMessage();
-            }
-            if (!allocatorReason.isEmpty()) {
+                allocatorAbsent = "GetSharedAllocator/GetStats failed: " + e.getMessage();
                 allocator = null;
             }
         }
-        String reason = nvml == null && allocator == null
-                ? "not measured (" + opening.reason() + "; allocator statistics: " + allocatorReason + ")" : "";
         String allocatorSource = allocator == null ? "" : "the EP's shared allocator on " + info.get().name();
-        return new DeviceMemoryProbe(nvml, nvmlDevice, allocator, allocatorSource, reason);
+        return new DeviceMemoryProbe(nvml, nvmlDevice, opening.reason(), allocator, allocatorSource, allocatorAbsent, "");
     }
 
-    private static String statsAbsent(Optional<Map<String, String>> stats) {
-        return stats.isEmpty() ? "the EP's allocator keeps none (GetStats NULL)"
-                : "its GetStats has no " + IN_USE + " (keys " + stats.get().keySet() + ")";
-    }
-
-    private static Optional<Long> inUse(Optional<Map<String, String>> stats) {
-        return stats.map(s -> s.get(IN_USE)).flatMap(value -> {
-            try {
-                return Optional.of(Long.parseLong(value.trim()));
-            } catch (NumberFormatException e) {
-                return Optional.empty();
-            }
-        });
+    /**
+     * {@code InUse} of the allocator's statistics; 0 where they have no entries at all (ORT's wrapper of an allocator
+     * reports nothing while nothing was allocated and no limit is set); empty where entries exist without it.
+     */
+    private static Optional<Long> inUse(Map<String, String> stats) {
+        if (stats.isEmpty()) {
+            return Optional.of(0L);
+        }
+        try {
+            return Optional.ofNullable(stats.get(IN_USE)).map(value -> Long.parseLong(value.trim()));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     /** The EP's device memory in KiB from NVML (this process, else its GPU), -1 without NVML. */
@@ -108,7 +116,12 @@ final class DeviceMemoryProbe implements AutoCloseable {
 
     /** The {@code InUse} of the EP's device allocator in KiB, -1 where it keeps no statistics. */
     long allocatorInUseKib() {
-        return allocator == null ? -1 : inUse(allocator.stats()).map(b -> b >> 10).orElse(-1L);
+        if (allocator == null) {
+            return -1;
+        }
+        Map<String, String> stats = allocator.stats().orElse(Map.of());
+        sawInUse |= stats.containsKey(IN_USE);
+        return inUse(stats).map(bytes -> bytes >> 10).orElse(-1L);
     }
 
     /**
@@ -117,20 +130,29 @@ final class DeviceMemoryProbe implements AutoCloseable {
      *
      * @param nvml      NVML's source ({@link ProcessSample#deviceUsedKib}), "" without NVML
      * @param allocator the allocator whose {@code InUse} {@link ProcessSample#allocatorInUseKib} is, "" without one
-     * @param none      "" when either exists; otherwise what the line says instead of device memory
+     * @param none      "" when either was read; otherwise what the line says instead of device memory
      */
     record Labels(String nvml, String allocator, String none) {
         static final Labels NONE = new Labels("", "", "");
     }
 
     Labels labels() {
+        if (this == NONE) {
+            return Labels.NONE;
+        }
         String nvmlLabel = "";
         if (nvml != null) {
             nvmlLabel = Boolean.TRUE.equals(nvmlPerProcess) ? "NVML, this process"
                     : nvmlDevice.isEmpty() ? "NVML lists neither this process nor one GPU to read"
                     : "NVML, all of " + nvmlDevice + ": this pid is not among NVML's processes (another PID namespace)";
         }
-        return new Labels(nvmlLabel, allocatorSource, noneReason);
+        String allocatorLabel = sawInUse ? allocatorSource : "";
+        String none = noneReason;
+        if (none.isEmpty() && nvml == null && allocatorLabel.isEmpty()) {
+            none = "not measured (" + nvmlAbsent + "; allocator statistics: " + (allocator == null ? allocatorAbsent
+                    : "GetStats of " + allocatorSource + " named no " + IN_USE + " at any sample") + ")";
+        }
+        return new Labels(nvmlLabel, allocatorLabel, none);
     }
 
     @Override
