@@ -144,7 +144,7 @@ final class DeviceMemoryProbe implements AutoCloseable {
         if (nvml != null) {
             nvmlLabel = Boolean.TRUE.equals(nvmlPerProcess) ? "NVML, this process"
                     : nvmlDevice.isEmpty() ? "NVML lists neither this process nor one GPU to read"
-                    : "NVML, all of " + nvmlDevice + ": this pid is not among NVML's processes (another PID namespace)";
+                    : "NVML, all of " + nvmlDevice + ": this pid is not in NVML's list (a PID namespace)";
         }
         String allocatorLabel = sawInUse ? allocatorSource : "";
         String none = noneReason;

@@ -134,14 +134,15 @@ final class LifecycleChecks {
                         ProcessSample.slope(samples, every, ProcessSample::mallocInUseKib),
                         ProcessSample.slope(samples, every, ProcessSample::mallocFreeKib), first.mallocInUseKib(),
                         last.mallocInUseKib(), first.mallocFreeKib(), last.mallocFreeKib());
-        return String.format("%d %s cycles, per cycle over the second half: RSS outside the heap %+.1f KiB, heap %+.1f KiB,"
+        // device memory first: the console cuts a line at 160 characters, and it is what a GPU run is read for
+        return String.format("%d %s cycles, per cycle over the second half: %sRSS outside the heap %+.1f KiB, heap %+.1f KiB,"
                         + " fds %+.3f, threads %+.3f (RSS %d → %d KiB, heap %d → %d KiB, fds %d → %d, threads %d → %d)%s",
-                cycles, what, ProcessSample.slope(samples, every, ProcessSample::outsideHeapKib),
+                cycles, what, deviceTrend(samples, every, device), ProcessSample.slope(samples, every, ProcessSample::outsideHeapKib),
                 ProcessSample.slope(samples, every, ProcessSample::heapUsedKib),
                 ProcessSample.slope(samples, every, ProcessSample::openFds),
                 ProcessSample.slope(samples, every, ProcessSample::threads), first.rssKib(), last.rssKib(),
                 first.heapUsedKib(), last.heapUsedKib(), first.openFds(), last.openFds(), first.threads(), last.threads(),
-                malloc) + deviceTrend(samples, every, device);
+                malloc);
     }
 
     /** One device-memory figure of the samples: what it is, and its getter. */
@@ -167,20 +168,24 @@ final class LifecycleChecks {
         return series;
     }
 
-    /** The device-memory part of the trend line: each source's slope and values, or why there is none. */
+    /**
+     * The device-memory part of the trend line, each part ending "; ": each source's slope and values, or why there is
+     * none; "" where the run measures no device (registration cycles).
+     */
     private static String deviceTrend(List<ProcessSample> samples, int every, DeviceMemoryProbe.Labels device) {
         if (!device.none().isEmpty()) {
-            return "; device memory: " + device.none();
+            return "device memory: " + device.none() + "; ";
         }
         StringBuilder line = new StringBuilder();
         for (DeviceSeries series : deviceSeries(device)) {
-            line.append("; ").append(series.label());
+            line.append(series.label());
             if (series.complete(samples)) {
                 line.append(String.format(" %+.1f KiB (%d → %d KiB)", series.slope(samples, every),
                         series.kib().applyAsLong(samples.getFirst()), series.kib().applyAsLong(samples.getLast())));
             } else {
                 line.append(": not read at every sample");
             }
+            line.append("; ");
         }
         return line.toString();
     }

@@ -48,8 +48,9 @@ class DeviceMemoryTrendTest {
         List<ProcessSample> samples = samples(i -> 600_000, i -> 4_096);
         assertEquals(List.of(), over(samples, NVML_AND_ALLOCATOR));
         String line = LifecycleChecks.trend(samples, EVERY, "session", SAMPLES * EVERY, NVML_AND_ALLOCATOR);
-        assertTrue(line.contains("; device memory (NVML, this process) +0.0 KiB (600000 → 600000 KiB)"), line);
-        assertTrue(line.contains("; InUse of the EP's shared allocator on Cuda +0.0 KiB (4096 → 4096 KiB)"), line);
+        assertTrue(line.startsWith("200 session cycles, per cycle over the second half: device memory (NVML, this process)"
+                + " +0.0 KiB (600000 → 600000 KiB); InUse of the EP's shared allocator on Cuda +0.0 KiB (4096 → 4096 KiB);"
+                + " RSS outside the heap +0.0 KiB"), line);
     }
 
     @Test
@@ -93,7 +94,7 @@ class DeviceMemoryTrendTest {
         List<ProcessSample> samples = samples(i -> -1, i -> -1);
         assertEquals(List.of(), over(samples, probe.labels()));
         String line = LifecycleChecks.trend(samples, EVERY, "session", SAMPLES * EVERY, probe.labels());
-        assertTrue(line.endsWith("; device memory: none (CPU EP)"), line);
+        assertTrue(line.startsWith("200 session cycles, per cycle over the second half: device memory: none (CPU EP); RSS"), line);
     }
 
     @Test
@@ -101,13 +102,14 @@ class DeviceMemoryTrendTest {
         List<ProcessSample> samples = samples(i -> i == 30 ? -1 : 600_000 + 1_000_000L * i, i -> 4_096);
         assertEquals(List.of(), over(samples, NVML_AND_ALLOCATOR));
         String line = LifecycleChecks.trend(samples, EVERY, "session", SAMPLES * EVERY, NVML_AND_ALLOCATOR);
-        assertTrue(line.contains("device memory (NVML, this process): not read at every sample"), line);
+        assertTrue(line.contains("second half: device memory (NVML, this process): not read at every sample; InUse of"), line);
     }
 
     @Test
     void registrationCyclesSayNothingOfDeviceMemory() {
         String line = LifecycleChecks.trend(samples(i -> -1, i -> -1), EVERY, "registration", SAMPLES * EVERY);
         assertFalse(line.contains("device memory"), line);
+        assertTrue(line.startsWith("200 registration cycles, per cycle over the second half: RSS outside the heap"), line);
     }
 
     @Test
