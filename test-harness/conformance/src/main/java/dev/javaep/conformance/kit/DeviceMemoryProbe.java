@@ -24,14 +24,16 @@ final class DeviceMemoryProbe implements AutoCloseable {
     static final String IN_USE = "InUse";
 
     /** A probe that reads nothing, for cycle runs without a device (registration cycles, the study). */
-    static final DeviceMemoryProbe NONE = new DeviceMemoryProbe(null, "", "", null, "", "", "");
+    static final DeviceMemoryProbe NONE = none("");
 
-    private final Nvml nvml;
-    private final String nvmlDevice;
-    private final String nvmlAbsent;
-    private final Allocator allocator;
-    private final String allocatorSource;
-    private final String allocatorAbsent;
+    /** NVML, the GPU it reads where this process is not listed, and why there is no NVML (when {@code nvml} is null). */
+    private record NvmlSource(Nvml nvml, String device, String absent) {}
+
+    /** The EP's shared device allocator, what it is, and why there is none (when {@code allocator} is null). */
+    private record AllocatorSource(Allocator allocator, String source, String absent) {}
+
+    private final NvmlSource nvml;
+    private final AllocatorSource allocator;
     /** Set for a CPU EP: what the trend line says instead of device memory. */
     private final String noneReason;
     /** Fixed at the first reading: NVML's per-process figure, else the GPU's used memory. */
@@ -39,20 +41,15 @@ final class DeviceMemoryProbe implements AutoCloseable {
     /** Whether any reading of the allocator's statistics had {@link #IN_USE}. */
     private boolean sawInUse;
 
-    private DeviceMemoryProbe(Nvml nvml, String nvmlDevice, String nvmlAbsent, Allocator allocator, String allocatorSource,
-                              String allocatorAbsent, String noneReason) {
+    private DeviceMemoryProbe(NvmlSource nvml, AllocatorSource allocator, String noneReason) {
         this.nvml = nvml;
-        this.nvmlDevice = nvmlDevice;
-        this.nvmlAbsent = nvmlAbsent;
         this.allocator = allocator;
-        this.allocatorSource = allocatorSource;
-        this.allocatorAbsent = allocatorAbsent;
         this.noneReason = noneReason;
     }
 
     /** No measurement, with the reason the trend line gives. */
     static DeviceMemoryProbe none(String reason) {
-        return new DeviceMemoryProbe(null, "", "", null, "", "", reason);
+        return new DeviceMemoryProbe(new NvmlSource(null, "", ""), new AllocatorSource(null, "", ""), reason);
     }
 
     /** The sources that exist for {@code device}'s EP here; {@link #none} for a CPU EP. */
@@ -84,7 +81,8 @@ final class DeviceMemoryProbe implements AutoCloseable {
             }
         }
         String allocatorSource = allocator == null ? "" : "the EP's shared allocator on " + info.get().name();
-        return new DeviceMemoryProbe(nvml, nvmlDevice, opening.reason(), allocator, allocatorSource, allocatorAbsent, "");
+        return new DeviceMemoryProbe(new NvmlSource(nvml, nvmlDevice, opening.reason()),
+                new AllocatorSource(allocator, allocatorSource, allocatorAbsent), "");
     }
 
     /**
@@ -104,22 +102,24 @@ final class DeviceMemoryProbe implements AutoCloseable {
 
     /** The EP's device memory in KiB from NVML (this process, else its GPU), -1 without NVML. */
     long deviceUsedKib() {
-        if (nvml == null) {
+        Nvml library = nvml.nvml();
+        if (library == null) {
             return -1;
         }
+        long pid = ProcessHandle.current().pid();
         if (nvmlPerProcess == null) {
-            nvmlPerProcess = nvml.processUsedBytes(ProcessHandle.current().pid()).isPresent();
+            nvmlPerProcess = library.processUsedBytes(pid).isPresent();
         }
-        Optional<Long> bytes = nvmlPerProcess ? nvml.processUsedBytes(ProcessHandle.current().pid()) : nvml.deviceUsedBytes();
+        Optional<Long> bytes = nvmlPerProcess ? library.processUsedBytes(pid) : library.deviceUsedBytes();
         return bytes.map(b -> b >> 10).orElse(-1L);
     }
 
     /** The {@code InUse} of the EP's device allocator in KiB, -1 where it keeps no statistics. */
     long allocatorInUseKib() {
-        if (allocator == null) {
+        if (allocator.allocator() == null) {
             return -1;
         }
-        Map<String, String> stats = allocator.stats().orElse(Map.of());
+        Map<String, String> stats = allocator.allocator().stats().orElse(Map.of());
         sawInUse |= stats.containsKey(IN_USE);
         return inUse(stats).map(bytes -> bytes >> 10).orElse(-1L);
     }
@@ -141,27 +141,27 @@ final class DeviceMemoryProbe implements AutoCloseable {
             return Labels.NONE;
         }
         String nvmlLabel = "";
-        if (nvml != null) {
+        if (nvml.nvml() != null) {
             nvmlLabel = Boolean.TRUE.equals(nvmlPerProcess) ? "NVML, this process"
-                    : nvmlDevice.isEmpty() ? "NVML lists neither this process nor one GPU to read"
-                    : "NVML, all of " + nvmlDevice + ": this pid is not in NVML's list (a PID namespace)";
+                    : nvml.device().isEmpty() ? "NVML lists neither this process nor one GPU to read"
+                    : "NVML, all of " + nvml.device() + ": this pid is not in NVML's list (a PID namespace)";
         }
-        String allocatorLabel = sawInUse ? allocatorSource : "";
+        String allocatorLabel = sawInUse ? allocator.source() : "";
         String none = noneReason;
-        if (none.isEmpty() && nvml == null && allocatorLabel.isEmpty()) {
-            none = "not measured (" + nvmlAbsent + "; allocator statistics: " + (allocator == null ? allocatorAbsent
-                    : "GetStats of " + allocatorSource + " named no " + IN_USE + " at any sample") + ")";
+        if (none.isEmpty() && nvmlLabel.isEmpty() && allocatorLabel.isEmpty()) {
+            none = "not measured (" + nvml.absent() + "; allocator statistics: " + (allocator.allocator() == null
+                    ? allocator.absent() : "GetStats of " + allocator.source() + " named no " + IN_USE + " at any sample") + ")";
         }
         return new Labels(nvmlLabel, allocatorLabel, none);
     }
 
     @Override
     public void close() {
-        if (nvml != null) {
-            nvml.close();
+        if (nvml.nvml() != null) {
+            nvml.nvml().close();
         }
-        if (allocator != null) {
-            allocator.close(); // borrowed: ends the view only
+        if (allocator.allocator() != null) {
+            allocator.allocator().close(); // borrowed: ends the view only
         }
     }
 }

@@ -109,15 +109,9 @@ public final class TimelineSemaphore implements AutoCloseable {
     /** {@code vkDestroySemaphore}; fds exported from it stay valid (an importer holds its own reference). Idempotent. */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        device.forget(this);
-        try {
-            device.destroySemaphore.invokeExact(device.handle(), handle, MemorySegment.NULL);
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+        if (!closed) {
+            closed = true;
+            device.destroy(this, handle);
         }
     }
 }

@@ -40,7 +40,7 @@ public final class VulkanDevice implements AutoCloseable {
     private final MemorySegment device;
     private final MethodHandle destroyDevice;
     final MethodHandle createSemaphore;
-    final MethodHandle destroySemaphore;
+    private final MethodHandle destroySemaphore;
     final MethodHandle signalSemaphore;
     final MethodHandle waitSemaphores;
     final MethodHandle counterValue;
@@ -313,7 +313,7 @@ public final class VulkanDevice implements AutoCloseable {
      * @throws VulkanUnavailableException {@code exportable} where the device cannot export timeline semaphores
      */
     public TimelineSemaphore createTimeline(long initialValue, boolean exportable) {
-        ensureOpen();
+        MemorySegment live = handle();
         if (exportable && !exportsOpaqueFdTimelines()) {
             throw new VulkanUnavailableException("cannot make an exportable timeline semaphore: " + describe());
         }
@@ -325,7 +325,7 @@ public final class VulkanDevice implements AutoCloseable {
             }
             MemorySegment info = Vk.struct(arena, 24, Vk.SEMAPHORE_CREATE_INFO, timelineType(arena, initialValue, export));
             MemorySegment out = arena.allocate(JAVA_LONG);
-            Vk.check((int) createSemaphore.invokeExact(device, info, MemorySegment.NULL, out), "vkCreateSemaphore");
+            Vk.check((int) createSemaphore.invokeExact(live, info, MemorySegment.NULL, out), "vkCreateSemaphore");
             TimelineSemaphore semaphore = new TimelineSemaphore(this, out.get(JAVA_LONG, 0), exportable);
             open.add(semaphore);
             return semaphore;
@@ -336,33 +336,33 @@ public final class VulkanDevice implements AutoCloseable {
         }
     }
 
+    /** The {@code VkDevice}; refused once closed. */
     MemorySegment handle() {
-        ensureOpen();
+        if (closed) {
+            throw new IllegalStateException("the Vulkan device is closed");
+        }
         return device;
     }
 
-    void forget(TimelineSemaphore semaphore) {
+    /** {@code vkDestroySemaphore} of one of this device's semaphores, which it no longer tracks. */
+    void destroy(TimelineSemaphore semaphore, long semaphoreHandle) {
         open.remove(semaphore);
-    }
-
-    private void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("the Vulkan device is closed");
+        try {
+            destroySemaphore.invokeExact(handle(), semaphoreHandle, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
         }
     }
 
     /** Destroys the semaphores still open (newest first), the device and the instance. Idempotent. */
     @Override
     public void close() {
-        if (closed) {
-            return;
+        if (!closed) {
+            List.copyOf(open).reversed().forEach(TimelineSemaphore::close);
+            closed = true;
+            invokeVoid(destroyDevice, device);
+            invokeVoid(destroyInstance, instance);
         }
-        for (TimelineSemaphore semaphore : List.copyOf(open).reversed()) {
-            semaphore.close();
-        }
-        closed = true;
-        invokeVoid(destroyDevice, device);
-        invokeVoid(destroyInstance, instance);
     }
 
     /** A {@code vkDestroy*(handle, NULL)}. */
