@@ -118,7 +118,12 @@ final class DeviceMemoryProbe implements AutoCloseable {
         if (allocator.allocator() == null) {
             return -1;
         }
-        Map<String, String> stats = allocator.allocator().stats().orElse(Map.of());
+        Map<String, String> stats;
+        try {
+            stats = allocator.allocator().stats().orElse(Map.of());
+        } catch (RuntimeException e) {
+            return -1; // a reading that failed: the trend line says the figure was not read at every sample
+        }
         sawInUse |= stats.containsKey(IN_USE);
         return inUse(stats).map(bytes -> bytes >> 10).orElse(-1L);
     }
