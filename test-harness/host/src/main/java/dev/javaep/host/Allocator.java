@@ -1,9 +1,16 @@
 package dev.javaep.host;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 
+import dev.javaep.ort.OrtAllocatorStruct;
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiSlot;
+import java.lang.foreign.Arena;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -60,6 +67,41 @@ public final class Allocator implements AutoCloseable {
     /** Where this allocator's memory lives ({@code AllocatorGetInfo}); borrowed from the allocator. */
     public MemoryInfo memoryInfo() {
         return MemoryInfo.borrowed(api, OrtCalls.pointerOut(api, OrtApiSlot.AllocatorGetInfo, handle()));
+    }
+
+    /**
+     * The allocator's statistics: its own {@code GetStats} member (API 23), which is all ORT's
+     * {@code AllocatorGetStats} calls. ORT's arenas and the allocators of EPs that keep statistics answer keys
+     * such as {@code InUse}, {@code TotalAllocated}, {@code MaxInUse} (bytes) and {@code NumAllocs}, as decimal
+     * strings; the keys are the allocator's choice. Empty when the allocator's struct predates API 23 or leaves
+     * GetStats NULL (ORT treats it as optional).
+     *
+     * @throws dev.javaep.ort.OrtException when GetStats answers an error status
+     */
+    public Optional<Map<String, String>> stats() {
+        MemorySegment struct = handle().reinterpret(OrtAllocatorStruct.SIZE);
+        if (struct.get(JAVA_INT, 0) < OrtAllocatorStruct.GetStats.since()) {
+            return Optional.empty(); // the version field: a shorter struct has no GetStats to read
+        }
+        MemorySegment getStats = struct.get(ADDRESS, OrtAllocatorStruct.GetStats.byteOffset());
+        if (getStats.equals(MemorySegment.NULL)) {
+            return Optional.empty();
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            api.check((MemorySegment) Linker.nativeLinker()
+                    .downcallHandle(getStats, OrtAllocatorStruct.GetStats.descriptor()).invokeExact(struct, out));
+            MemorySegment pairs = out.get(ADDRESS, 0);
+            try {
+                return Optional.of(api.keyValuePairs(pairs));
+            } finally {
+                if (!pairs.equals(MemorySegment.NULL)) {
+                    api.releaseKeyValuePairs(pairs);
+                }
+            }
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
     }
 
     /** {@code AllocatorFree}: returns memory this allocator handed out (names, output arrays). */

@@ -1,25 +1,40 @@
 package dev.javaep.conformance.kit;
 
+import dev.javaep.conformance.kit.vulkan.TimelineSemaphore;
+import dev.javaep.conformance.kit.vulkan.VulkanDevice;
+import dev.javaep.conformance.kit.vulkan.VulkanUnavailableException;
 import dev.javaep.host.DeviceMemoryType;
+import dev.javaep.host.EpDevice;
 import dev.javaep.host.ExternalMemory;
 import dev.javaep.host.ExternalResourceImporter;
 import dev.javaep.host.ExternalResourceImporter.MemoryDescriptor;
 import dev.javaep.host.ExternalResourceImporter.TensorDescriptor;
+import dev.javaep.host.ExternalSemaphore;
 import dev.javaep.host.FileDescriptors;
 import dev.javaep.host.OrtTensor;
+import dev.javaep.host.SyncStream;
 import dev.javaep.ort.OrtException;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.ExternalMemoryType;
 import dev.javaep.spi.ExternalSemaphoreType;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * The EP's external resource importer ({@code OrtInteropApi}, ORT API 24+), where it offers one. The one real handle a
- * host can make without a GPU API is a memfd, so the import paths are exercised on EPs whose memory the host can
- * map (a CPU device, or no device memory); for a GPU EP the kit checks what every importer must refuse.
+ * The EP's external resource importer ({@code OrtInteropApi}, ORT API 24+), where it offers one. The one real memory
+ * handle a host can make without a GPU API is a memfd, so the memory import paths are exercised on EPs whose memory
+ * the host can map (a CPU device, or no device memory); for a GPU EP the kit checks what every importer must refuse.
+ * Semaphores are real: a Vulkan timeline semaphore of the kit's own Vulkan binding ({@code kit.vulkan}), exported as
+ * OPAQUE_FD, where a Vulkan driver here can export one (NVIDIA's can; lavapipe cannot).
  *
  * <p>fd ownership: on a successful import the importer may take the fd passed (CUDA, Vulkan and OpenCL do; javaep's EPs
  * do); on a refused import the fd is still the caller's. No import may touch any other fd of the caller.
@@ -50,7 +65,8 @@ final class ImporterChecks {
                                         + " fd passed, and the caller's own fds still read their bytes after release",
                                 ImporterChecks::callerHandlesUntouched),
                         new Check("importer.semaphore-round-trip",
-                                "a semaphore wait/signal round trip on the EP's stream, where the EP imports semaphores",
+                                "a Vulkan timeline semaphore the kit exports (OPAQUE_FD) round-trips through the EP: its"
+                                        + " stream waits for the host's signal, then signals; the caller's own fd stays open",
                                 ImporterChecks::semaphoreRoundTrip)));
     }
 
@@ -351,6 +367,19 @@ final class ImporterChecks {
         return "refused imports left the caller's fd open; " + ownership + "; the caller's other fds still open on their files and readable";
     }
 
+    /** The timeline value the host signals; the EP waits for it and signals one more. */
+    private static final long HOST_VALUE = 1;
+    /** How long the EP may take to signal once the host has (a GPU stream needs microseconds). */
+    private static final long ROUND_TRIP_TIMEOUT_MS = 10_000;
+    /** How long the kit watches for a signal that must not come before the host's (the EP's wait not honoured). */
+    private static final long EARLY_SIGNAL_WATCH_MS = 200;
+    /** How long queueing the EP's wait and signal may take: WaitSemaphore queues the wait, it does not block on it. */
+    private static final long QUEUE_TIMEOUT_MS = 2_000;
+
+    /**
+     * A Vulkan timeline semaphore the kit makes ({@code kit.vulkan}) and exports as OPAQUE_FD, imported by the EP: the
+     * EP's stream waits for {@link #HOST_VALUE} and signals one more, the host signals {@link #HOST_VALUE} and waits.
+     */
     private static String semaphoreRoundTrip(KitContext context) {
         try (ExternalResourceImporter importer = importer(context)) {
             List<ExternalSemaphoreType> claimed = Arrays.stream(ExternalSemaphoreType.values())
@@ -359,9 +388,151 @@ final class ImporterChecks {
                 throw Check.skip(context.epName() + "'s importer imports no semaphores (CanImportSemaphore is false for"
                         + " every type): an app orders its work before Run itself");
             }
-            throw Check.skip(context.epName() + " imports " + claimed + " semaphores; a round trip needs a timeline"
-                    + " semaphore exported by Vulkan or D3D12, which the kit (no graphics API) cannot make: run the EP's"
-                    + " own interop tests (javaep: examples/vulkan-frames) for it");
+            if (!claimed.contains(ExternalSemaphoreType.VK_TIMELINE_SEMAPHORE_OPAQUE_FD)) {
+                throw Check.skip(context.epName() + " imports " + claimed + " semaphores; the kit makes Vulkan timeline"
+                        + " semaphores exported as OPAQUE_FD (Linux) only");
+            }
+            Optional<byte[]> uuid = deviceUuid(context.device());
+            VulkanDevice vulkan;
+            try {
+                vulkan = VulkanDevice.open(uuid, true);
+            } catch (VulkanUnavailableException e) {
+                throw Check.skip(context.epName() + " imports VK_TIMELINE_SEMAPHORE_OPAQUE_FD, but the kit cannot make one"
+                        + " here: " + e.getMessage());
+            }
+            try (vulkan) {
+                String matched = vulkan.describe() + (uuid.isPresent() ? ", matched by the EP device's cuda.uuid"
+                        : ", the first that exports (the EP device names no cuda.uuid)");
+                return roundTrip(context, importer, vulkan) + "; Vulkan device " + matched;
+            }
+        }
+    }
+
+    /** The EP device's {@code cuda.uuid} ({@code GPU-xxxxxxxx-xxxx-...}) as the 16 bytes of a Vulkan deviceUUID. */
+    static Optional<byte[]> deviceUuid(EpDevice device) {
+        String uuid = device.epMetadata().get("cuda.uuid");
+        if (uuid == null || !uuid.startsWith("GPU-")) {
+            return Optional.empty(); // absent, or a MIG instance's UUID, which no Vulkan device has
+        }
+        String hex = uuid.substring(4).replace("-", "");
+        try {
+            byte[] bytes = HexFormat.of().parseHex(hex);
+            return bytes.length == 16 ? Optional.of(bytes) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String roundTrip(KitContext context, ExternalResourceImporter importer, VulkanDevice vulkan) {
+        List<String> problems = new ArrayList<>();
+        SyncStream stream;
+        try {
+            stream = context.env().createSyncStream(context.device());
+        } catch (RuntimeException e) {
+            throw Check.fail(context.epName() + " claims VK_TIMELINE_SEMAPHORE_OPAQUE_FD, but CreateSyncStreamForEpDevice"
+                    + " gives no stream to wait and signal on: " + e.getMessage());
+        }
+        String result;
+        try (stream; TimelineSemaphore timeline = vulkan.createTimeline(0, true)) {
+            int kept = timeline.exportOpaqueFd(); // the caller's own fd of the semaphore: no import may touch it
+            String keptTarget = FileDescriptors.target(kept).orElse("?");
+            try {
+                result = roundTrip(importer, timeline, stream, problems);
+            } finally {
+                if (!FileDescriptors.target(kept).map(keptTarget::equals).orElse(false)) {
+                    problems.add("the caller's own fd " + kept + " of the semaphore (" + keptTarget
+                            + ") is no longer open on it after the round trip and release (now "
+                            + FileDescriptors.target(kept).orElse("closed") + ")");
+                } else {
+                    FileDescriptors.close(kept);
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw Check.fail(String.join("; ", problems));
+        }
+        return result + "; the caller's own fd of the semaphore still open after release";
+    }
+
+    private static String roundTrip(ExternalResourceImporter importer, TimelineSemaphore timeline, SyncStream stream,
+                                    List<String> problems) {
+        int passed = timeline.exportOpaqueFd();
+        String fdTarget = FileDescriptors.target(passed).orElse("?");
+        ExternalSemaphore semaphore;
+        try {
+            semaphore = importer.importSemaphore(ExternalSemaphoreType.VK_TIMELINE_SEMAPHORE_OPAQUE_FD, passed);
+        } catch (OrtException e) {
+            if (FileDescriptors.target(passed).map(fdTarget::equals).orElse(false)) {
+                FileDescriptors.close(passed);
+            } else {
+                problems.add("the refused import closed the fd passed, which stays the caller's on a refusal");
+            }
+            throw Check.fail("CanImportSemaphore(VK_TIMELINE_SEMAPHORE_OPAQUE_FD) answers true, but ImportSemaphore of a"
+                    + " Vulkan timeline semaphore's fd was refused: " + e.getMessage()
+                    + (problems.isEmpty() ? "" : "; " + String.join("; ", problems)));
+        }
+        boolean taken = !FileDescriptors.target(passed).map(fdTarget::equals).orElse(false);
+        if (!taken) {
+            FileDescriptors.close(passed);
+        }
+        String ownership = taken ? "the EP took the fd passed" : "the EP left the fd passed open (the caller closed it)";
+        long signalled = HOST_VALUE + 1;
+        try (semaphore) {
+            // queued from another thread: an EP whose WaitSemaphore blocks until the value is reached would otherwise
+            // wait for a host signal that comes only after it returns
+            CompletableFuture<Void> queued = CompletableFuture.runAsync(() -> {
+                importer.waitSemaphore(semaphore, stream, HOST_VALUE);
+                importer.signalSemaphore(semaphore, stream, signalled);
+            }, runnable -> Thread.ofPlatform().daemon().name("kit-semaphore-queue").start(runnable));
+            boolean blocked = !finishes(queued, QUEUE_TIMEOUT_MS);
+            if (blocked) {
+                problems.add("WaitSemaphore (or SignalSemaphore) did not return within " + QUEUE_TIMEOUT_MS
+                        + " ms before the host signalled: it blocked the caller instead of queueing the wait on the stream");
+            } else if (timeline.await(signalled, TimeUnit.MILLISECONDS.toNanos(EARLY_SIGNAL_WATCH_MS))) {
+                throw Check.fail("the EP signalled " + signalled + " before the host signalled " + HOST_VALUE
+                        + ": its stream did not wait (WaitSemaphore not honoured); " + ownership);
+            }
+            long start = System.nanoTime();
+            timeline.signal(HOST_VALUE);
+            if (blocked && !finishes(queued, ROUND_TRIP_TIMEOUT_MS)) {
+                throw Check.fail("WaitSemaphore/SignalSemaphore still had not returned " + ROUND_TRIP_TIMEOUT_MS
+                        + " ms after the host signalled " + HOST_VALUE);
+            }
+            rethrowQueueFailure(queued);
+            if (!timeline.await(signalled, TimeUnit.MILLISECONDS.toNanos(ROUND_TRIP_TIMEOUT_MS))) {
+                throw Check.fail("the EP never signalled: the host signalled " + HOST_VALUE + ", the EP's stream was to"
+                        + " wait for it and signal " + signalled + ", and after " + ROUND_TRIP_TIMEOUT_MS
+                        + " ms the timeline reads " + timeline.value() + "; " + ownership);
+            }
+            double micros = (System.nanoTime() - start) / 1e3;
+            return String.format("imported a Vulkan timeline semaphore (OPAQUE_FD); the EP's stream waited for %d (no"
+                    + " signal of %d within %d ms before the host's) and signalled %d %.0f µs after the host signalled %d"
+                    + " (timeline now %d); %s", HOST_VALUE, signalled, EARLY_SIGNAL_WATCH_MS, signalled, micros, HOST_VALUE,
+                    timeline.value(), ownership);
+        }
+    }
+
+    /** Whether {@code queued} completed (normally or not) within {@code millis}. */
+    private static boolean finishes(CompletableFuture<Void> queued, long millis) {
+        try {
+            queued.get(millis, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** A refusal of WaitSemaphore/SignalSemaphore fails the check with the EP's status. */
+    private static void rethrowQueueFailure(CompletableFuture<Void> queued) {
+        try {
+            queued.join();
+        } catch (CompletionException e) {
+            throw Check.fail("WaitSemaphore/SignalSemaphore on the EP's stream failed: " + e.getCause().getMessage());
         }
     }
 }

@@ -28,6 +28,12 @@ final class LifecycleChecks {
     static final int STEADY_CYCLES = 500;
     static final double SESSION_FDS = 0.05;
     static final double SESSION_THREADS = 0.05;
+    /**
+     * Device memory per session cycle (NVML's figure, the EP allocator's InUse): a session's device buffers, streams
+     * and compiled modules, kept after its release, are megabytes; 64 KiB is above NVML's noise once its 2 MiB
+     * steps are spread over the cycles by the median of slopes.
+     */
+    static final double SESSION_DEVICE_KIB = 64;
     /** Limits per registration cycle (registration loads and drops more: a JVM class loader, an ORT factory). */
     static final double REGISTRATION_NATIVE_KIB = 1024;
     static final double REGISTRATION_FDS = 0.2;
@@ -41,7 +47,8 @@ final class LifecycleChecks {
                         "register/unregister cycles keep the EP's devices and do not grow native memory, fds or threads",
                         LifecycleChecks::registerCycles),
                 new Check("lifecycle.session-cycles",
-                        "session create/Run/release cycles do not grow native memory, Java heap, fds or threads (second-half trend)",
+                        "session create/Run/release cycles do not grow native memory, Java heap, fds, threads or device"
+                                + " memory (NVML, the EP allocator's InUse) (second-half trend)",
                         LifecycleChecks::sessionCycles)));
     }
 
@@ -64,17 +71,24 @@ final class LifecycleChecks {
                 samples.add(ProcessSample.now());
             }
         }
-        return verdict(samples, every, "registration", REGISTRATION_NATIVE_KIB, Double.MAX_VALUE, REGISTRATION_FDS,
-                REGISTRATION_THREADS, cycles);
+        return verdict(samples, every, "registration", new Limits(REGISTRATION_NATIVE_KIB, Double.MAX_VALUE,
+                REGISTRATION_FDS, REGISTRATION_THREADS, Double.MAX_VALUE), DeviceMemoryProbe.Labels.NONE, cycles);
     }
 
     private static String sessionCycles(KitContext context) {
         int cycles = context.options().sessionCycles();
         int every = samplingInterval(cycles);
-        List<ProcessSample> samples = sessionCycleSamples(() -> context.session(KitContext.addModel(), true), cycles, every);
-        double heapLimit = cycles >= STEADY_CYCLES ? SESSION_HEAP_KIB_STEADY : SESSION_HEAP_KIB;
-        return verdict(samples, every, "session", SESSION_NATIVE_KIB, heapLimit, SESSION_FDS, SESSION_THREADS, cycles);
+        try (DeviceMemoryProbe device = DeviceMemoryProbe.of(context.env(), context.device())) {
+            List<ProcessSample> samples = sessionCycleSamples(() -> context.session(KitContext.addModel(), true), cycles,
+                    every, device);
+            double heapLimit = cycles >= STEADY_CYCLES ? SESSION_HEAP_KIB_STEADY : SESSION_HEAP_KIB;
+            return verdict(samples, every, "session", new Limits(SESSION_NATIVE_KIB, heapLimit, SESSION_FDS,
+                    SESSION_THREADS, SESSION_DEVICE_KIB), device.labels(), cycles);
+        }
     }
+
+    /** Growth limits per cycle: RSS outside the heap and heap in KiB, fds, threads, device memory in KiB. */
+    record Limits(double nativeKib, double heapKib, double fds, double threads, double deviceKib) {}
 
     /** Samples every this many cycles: 40 samples over a run. */
     static int samplingInterval(int cycles) {
@@ -87,6 +101,10 @@ final class LifecycleChecks {
      * loop with other sessions.
      */
     static List<ProcessSample> sessionCycleSamples(Supplier<Session> open, int cycles, int every) {
+        return sessionCycleSamples(open, cycles, every, DeviceMemoryProbe.NONE);
+    }
+
+    static List<ProcessSample> sessionCycleSamples(Supplier<Session> open, int cycles, int every, DeviceMemoryProbe device) {
         float[] values = new float[256];
         Map<String, TensorData> inputs = Map.of("a", TensorData.ofFloats(new long[] {256}, values),
                 "b", TensorData.ofFloats(new long[] {256}, values));
@@ -96,7 +114,7 @@ final class LifecycleChecks {
                 session.run(inputs);
             }
             if (i % every == 0) {
-                samples.add(ProcessSample.now());
+                samples.add(ProcessSample.now(device));
             }
         }
         return samples;
@@ -104,6 +122,11 @@ final class LifecycleChecks {
 
     /** The trend line of a cycle run: per-cycle slopes over the second half, first → last values. */
     static String trend(List<ProcessSample> samples, int every, String what, int cycles) {
+        return trend(samples, every, what, cycles, DeviceMemoryProbe.Labels.NONE);
+    }
+
+    /** {@link #trend(List, int, String, int)} and the device memory {@code device} names. */
+    static String trend(List<ProcessSample> samples, int every, String what, int cycles, DeviceMemoryProbe.Labels device) {
         ProcessSample first = samples.getFirst();
         ProcessSample last = samples.getLast();
         String malloc = first.mallocInUseKib() < 0 ? ""
@@ -111,9 +134,10 @@ final class LifecycleChecks {
                         ProcessSample.slope(samples, every, ProcessSample::mallocInUseKib),
                         ProcessSample.slope(samples, every, ProcessSample::mallocFreeKib), first.mallocInUseKib(),
                         last.mallocInUseKib(), first.mallocFreeKib(), last.mallocFreeKib());
-        return String.format("%d %s cycles, per cycle over the second half: RSS outside the heap %+.1f KiB, heap %+.1f KiB,"
+        // device memory first: the console cuts a line at 160 characters, and it is what a GPU run is read for
+        return String.format("%d %s cycles, per cycle over the second half: %sRSS outside the heap %+.1f KiB, heap %+.1f KiB,"
                         + " fds %+.3f, threads %+.3f (RSS %d → %d KiB, heap %d → %d KiB, fds %d → %d, threads %d → %d)%s",
-                cycles, what, ProcessSample.slope(samples, every, ProcessSample::outsideHeapKib),
+                cycles, what, deviceTrend(samples, every, device), ProcessSample.slope(samples, every, ProcessSample::outsideHeapKib),
                 ProcessSample.slope(samples, every, ProcessSample::heapUsedKib),
                 ProcessSample.slope(samples, every, ProcessSample::openFds),
                 ProcessSample.slope(samples, every, ProcessSample::threads), first.rssKib(), last.rssKib(),
@@ -121,29 +145,87 @@ final class LifecycleChecks {
                 malloc);
     }
 
-    private static String verdict(List<ProcessSample> samples, int every, String what, double rssLimit, double heapLimit,
-                                  double fdLimit, double threadLimit, int cycles) {
-        double rss = ProcessSample.slope(samples, every, ProcessSample::outsideHeapKib);
-        double heap = ProcessSample.slope(samples, every, ProcessSample::heapUsedKib);
-        double fds = ProcessSample.slope(samples, every, ProcessSample::openFds);
-        double threads = ProcessSample.slope(samples, every, ProcessSample::threads);
-        String trend = trend(samples, every, what, cycles);
-        List<String> over = new ArrayList<>();
-        if (rss > rssLimit) {
-            over.add(String.format("RSS outside the Java heap grows %.1f KiB per %s (limit %.0f)", rss, what, rssLimit));
+    /** One device-memory figure of the samples: what it is, and its getter. */
+    private record DeviceSeries(String label, java.util.function.ToLongFunction<ProcessSample> kib) {
+        /** Whether every sample has a reading (a failed read is -1). */
+        boolean complete(List<ProcessSample> samples) {
+            return samples.stream().allMatch(s -> kib.applyAsLong(s) >= 0);
         }
-        if (heap > heapLimit) {
-            over.add(String.format("Java heap grows %.1f KiB per %s (limit %.0f)", heap, what, heapLimit));
+
+        double slope(List<ProcessSample> samples, int every) {
+            return ProcessSample.slope(samples, every, s -> kib.applyAsLong(s));
         }
-        if (fds > fdLimit) {
-            over.add(String.format("open fds grow %.3f per %s (limit %.2f)", fds, what, fdLimit));
+    }
+
+    private static List<DeviceSeries> deviceSeries(DeviceMemoryProbe.Labels device) {
+        List<DeviceSeries> series = new ArrayList<>();
+        if (!device.nvml().isEmpty()) {
+            series.add(new DeviceSeries("device memory (" + device.nvml() + ")", ProcessSample::deviceUsedKib));
         }
-        if (threads > threadLimit) {
-            over.add(String.format("threads grow %.3f per %s (limit %.2f)", threads, what, threadLimit));
+        if (!device.allocator().isEmpty()) {
+            series.add(new DeviceSeries("InUse of " + device.allocator(), ProcessSample::allocatorInUseKib));
         }
+        return series;
+    }
+
+    /**
+     * The device-memory part of the trend line, each part ending "; ": each source's slope and values, or why there is
+     * none; "" where the run measures no device (registration cycles).
+     */
+    private static String deviceTrend(List<ProcessSample> samples, int every, DeviceMemoryProbe.Labels device) {
+        if (!device.none().isEmpty()) {
+            return "device memory: " + device.none() + "; ";
+        }
+        StringBuilder line = new StringBuilder();
+        for (DeviceSeries series : deviceSeries(device)) {
+            line.append(series.label());
+            if (series.complete(samples)) {
+                line.append(String.format(" %+.1f KiB (%d → %d KiB)", series.slope(samples, every),
+                        series.kib().applyAsLong(samples.getFirst()), series.kib().applyAsLong(samples.getLast())));
+            } else {
+                line.append(": not read at every sample");
+            }
+            line.append("; ");
+        }
+        return line.toString();
+    }
+
+    private static String verdict(List<ProcessSample> samples, int every, String what, Limits limits,
+                                  DeviceMemoryProbe.Labels device, int cycles) {
+        List<String> over = overLimits(samples, every, what, limits, device);
+        String trend = trend(samples, every, what, cycles, device);
         if (!over.isEmpty()) {
             throw Check.fail(String.join("; ", over) + ": " + trend);
         }
         return trend;
+    }
+
+    /** What grows faster than {@code limits} allow over the second half of {@code samples}; empty when nothing does. */
+    static List<String> overLimits(List<ProcessSample> samples, int every, String what, Limits limits,
+                                   DeviceMemoryProbe.Labels device) {
+        double rss = ProcessSample.slope(samples, every, ProcessSample::outsideHeapKib);
+        double heap = ProcessSample.slope(samples, every, ProcessSample::heapUsedKib);
+        double fds = ProcessSample.slope(samples, every, ProcessSample::openFds);
+        double threads = ProcessSample.slope(samples, every, ProcessSample::threads);
+        List<String> over = new ArrayList<>();
+        if (rss > limits.nativeKib()) {
+            over.add(String.format("RSS outside the Java heap grows %.1f KiB per %s (limit %.0f)", rss, what, limits.nativeKib()));
+        }
+        if (heap > limits.heapKib()) {
+            over.add(String.format("Java heap grows %.1f KiB per %s (limit %.0f)", heap, what, limits.heapKib()));
+        }
+        if (fds > limits.fds()) {
+            over.add(String.format("open fds grow %.3f per %s (limit %.2f)", fds, what, limits.fds()));
+        }
+        if (threads > limits.threads()) {
+            over.add(String.format("threads grow %.3f per %s (limit %.2f)", threads, what, limits.threads()));
+        }
+        for (DeviceSeries series : deviceSeries(device)) {
+            double slope = series.complete(samples) ? series.slope(samples, every) : 0;
+            if (slope > limits.deviceKib()) {
+                over.add(String.format("%s grows %.1f KiB per %s (limit %.0f)", series.label(), slope, what, limits.deviceKib()));
+            }
+        }
+        return over;
     }
 }

@@ -23,10 +23,12 @@ import java.util.stream.Stream;
  * outside the Java heap (where a native leak shows: RSS minus the heap's committed size, which the collector grows
  * and shrinks on its own), the Java heap in use (where a Java EP's leak shows), open file descriptors and threads;
  * and glibc's malloc split into what is in use and what its arenas hold free ({@code mallinfo2}, -1 without glibc
- * 2.33+): RSS that grows while the in-use part stays flat is the allocator keeping freed memory, not a leak.
+ * 2.33+): RSS that grows while the in-use part stays flat is the allocator keeping freed memory, not a leak. And the
+ * EP's device memory where a {@link DeviceMemoryProbe} can read it: NVML's figure ({@code deviceUsedKib}) and the
+ * {@code InUse} of the EP's device allocator ({@code allocatorInUseKib}), each -1 where there is no such source.
  */
 record ProcessSample(long rssKib, long outsideHeapKib, long heapUsedKib, int openFds, int threads, long mallocInUseKib,
-                     long mallocFreeKib) {
+                     long mallocFreeKib, long deviceUsedKib, long allocatorInUseKib) {
     /**
      * {@code struct mallinfo2}: ten {@code size_t}s; in use is uordblks (7, in the arenas) plus hblkhd (4, mmapped
      * chunks), free is fordblks (8, held by the arenas).
@@ -38,6 +40,10 @@ record ProcessSample(long rssKib, long outsideHeapKib, long heapUsedKib, int ope
             .orElse(null);
 
     static ProcessSample now() {
+        return now(DeviceMemoryProbe.NONE);
+    }
+
+    static ProcessSample now(DeviceMemoryProbe device) {
         System.gc();
         var usage = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         long heap = usage.getUsed() >> 10;
@@ -62,7 +68,8 @@ record ProcessSample(long rssKib, long outsideHeapKib, long heapUsedKib, int ope
             throw new UncheckedIOException(e);
         }
         long[] malloc = mallocKib();
-        return new ProcessSample(rss, rss - committed, heap, fds, threads, malloc[0], malloc[1]);
+        return new ProcessSample(rss, rss - committed, heap, fds, threads, malloc[0], malloc[1], device.deviceUsedKib(),
+                device.allocatorInUseKib());
     }
 
     /** glibc's bytes in use and free in its arenas, in KiB; {-1, -1} where {@code mallinfo2} is missing. */
