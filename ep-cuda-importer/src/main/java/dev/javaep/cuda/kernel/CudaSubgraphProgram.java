@@ -335,8 +335,25 @@ public final class CudaSubgraphProgram implements CompiledNode {
          */
         EpilogueFusion CONV_ACTIVATION = ConvKernels::fusedWithActivation;
         /**
-         * As {@link #CONV_ACTIVATION}, plus Conv + Add + activation with the residual in the same step, and Conv (+ Add)
-         * + ReLU through {@code cudnnConvolutionBiasActivationForward} where cuDNN times it faster.
+         * As {@link #CONV_ACTIVATION}, plus Conv + Add + activation with the residual in the same step (the epilogue
+         * pass adds it): the default. cuDNN's fused call is not used: on the H100 it made resnet18 and squeezenet1_1
+         * slower than {@link #CONV_ACTIVATION} (1.48 vs 0.97 ms, 0.78 vs 0.67 ms per Run with graphs; eager GPU time
+         * of resnet18 1.88 ms against 1.57 ms with no fusion at all) although it won the per-geometry timing.
+         */
+        EpilogueFusion CONV_RESIDUAL = new EpilogueFusion() {
+            @Override
+            public Optional<CudaKernelFactory> fuse(Node producer, Node activation) {
+                return ConvKernels.fusedWithActivation(producer, activation, false);
+            }
+
+            @Override
+            public Optional<CudaKernelFactory> fuseResidual(Node conv, Node add, Node activation) {
+                return ConvKernels.fusedWithResidual(conv, add, activation, false);
+            }
+        };
+        /**
+         * As {@link #CONV_RESIDUAL}, and Conv (+ Add) + ReLU through {@code cudnnConvolutionBiasActivationForward}
+         * where cuDNN times it faster than the plain convolution and the epilogue pass ({@code cudnn}: to compare).
          */
         EpilogueFusion CONV_RESIDUAL_CUDNN = new EpilogueFusion() {
             @Override
@@ -353,16 +370,21 @@ public final class CudaSubgraphProgram implements CompiledNode {
 
         /**
          * {@code -Djavaep.cuda.fusion=off} (or {@code JAVAEP_CUDA_FUSION=off}) runs every node as its own step (to
-         * compare); {@code epilogue} fuses Conv + activation only, without cuDNN's fused call or residuals
-         * ({@link #CONV_ACTIVATION}, to compare); anything else fuses all ({@link #CONV_RESIDUAL_CUDNN}). Read when a
-         * group compiles.
+         * compare); {@code epilogue} fuses Conv + activation only, without residuals ({@link #CONV_ACTIVATION});
+         * {@code cudnn} adds cuDNN's fused call ({@link #CONV_RESIDUAL_CUDNN}); anything else ({@code on}, unset) is
+         * {@link #CONV_RESIDUAL}. Read when a group compiles.
          */
         static EpilogueFusion selected() {
             String asked = System.getProperty(FUSION_PROPERTY, System.getenv("JAVAEP_CUDA_FUSION"));
-            if (asked != null && (asked.equalsIgnoreCase("off") || asked.equalsIgnoreCase("false"))) {
-                return NONE;
+            if (asked == null) {
+                return CONV_RESIDUAL;
             }
-            return asked != null && asked.equalsIgnoreCase("epilogue") ? CONV_ACTIVATION : CONV_RESIDUAL_CUDNN;
+            return switch (asked.toLowerCase(java.util.Locale.ROOT)) {
+                case "off", "false" -> NONE;
+                case "epilogue" -> CONV_ACTIVATION;
+                case "cudnn" -> CONV_RESIDUAL_CUDNN;
+                default -> CONV_RESIDUAL;
+            };
         }
     }
 

@@ -264,9 +264,10 @@ class EpilogueFusionTest {
         Map<String, CudaSubgraphProgram.EpilogueFusion> expected = new java.util.LinkedHashMap<>();
         expected.put("epilogue", CudaSubgraphProgram.EpilogueFusion.CONV_ACTIVATION);
         expected.put("off", CudaSubgraphProgram.EpilogueFusion.NONE);
-        expected.put("on", CudaSubgraphProgram.EpilogueFusion.CONV_RESIDUAL_CUDNN);
+        expected.put("on", CudaSubgraphProgram.EpilogueFusion.CONV_RESIDUAL);
+        expected.put("cudnn", CudaSubgraphProgram.EpilogueFusion.CONV_RESIDUAL_CUDNN);
         if (System.getenv("JAVAEP_CUDA_FUSION") == null) {
-            expected.put(null, CudaSubgraphProgram.EpilogueFusion.CONV_RESIDUAL_CUDNN);
+            expected.put(null, CudaSubgraphProgram.EpilogueFusion.CONV_RESIDUAL);
         }
         expected.forEach((asked, fusion) -> SystemProperties.with(
                 java.util.Collections.singletonMap(CudaSubgraphProgram.FUSION_PROPERTY, asked),

@@ -155,8 +155,8 @@ class ResidualFusionGpuTest extends GpuTest {
         double[] expected = reference(inputs, group);
         double tolerance = type == ElementType.FLOAT ? 1e-4 : 1e-2;
         String what = type + " group " + group + " on " + conv;
-        int[] steps = {2, 4, 5}; // epilogue: Conv+Relu, Conv, Add, Relu
-        String[] fusions = {"on", "epilogue", "off"};
+        int[] steps = {2, 2, 4, 5}; // epilogue: Conv+Relu, Conv, Add, Relu
+        String[] fusions = {"on", "cudnn", "epilogue", "off"};
         for (int f = 0; f < fusions.length; f++) {
             CudaSubgraphProgram program = compile(type, group, conv, fusions[f], false, false);
             try {

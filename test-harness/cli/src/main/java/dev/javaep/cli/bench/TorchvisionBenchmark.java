@@ -43,8 +43,8 @@ import java.util.stream.Stream;
  * with {@code javaep.cuda.graphs} on and off (read when a session compiles). Each JavaCuda output is checked against
  * ORT's CPU EP running the float32 file on the same input values: max |difference| over max |reference|. A model
  * JavaCuda cannot take whole is reported with the session's error (which names the nodes it declined), not hidden.
- * Prints a Markdown table per model, with graphs on also under the fusion before cuDNN's fused call and residuals
- * ({@code javaep.cuda.fusion=epilogue}), then where the GPU time goes: for the model's first case (or every case with
+ * Prints a Markdown table per model, with graphs on also under {@code javaep.cuda.fusion=cudnn} (cuDNN's fused call)
+ * and {@code epilogue} (Conv + activation only), then where the GPU time goes: for the model's first case (or every case with
  * {@code -Djavaep.bench.breakdown=all}; none with {@code none}), {@link CudaStepBreakdown}'s tables from sessions with
  * {@code javaep.cuda.profileSteps} on, fusion on and off.
  */
@@ -76,7 +76,8 @@ public final class TorchvisionBenchmark {
      * JavaCuda's figures for one case: median ms with graphs on and off, with graphs on under the previous fusion, and
      * the output's relative error.
      */
-    private record JavaCudaResult(double graphsMs, double eagerMs, double previousFusionMs, double relativeError) {}
+    private record JavaCudaResult(double graphsMs, double eagerMs, double cudnnFusionMs, double previousFusionMs,
+                                  double relativeError) {}
 
     /**
      * @param only model names to run (empty: all the script knows)
@@ -117,9 +118,10 @@ public final class TorchvisionBenchmark {
                     System.out.printf(Locale.ROOT, "### %s %s%n%n", entry.getKey(), first.inputShape() == null ? ""
                             : "(" + first.inputShape()[2] + "×" + first.inputShape()[3] + ")");
                     System.out.println("| batch | dtype | JavaCuda ms, graphs on | JavaCuda ms, graphs off"
-                            + " | JavaCuda ms, graphs on, fusion=epilogue | PyTorch eager ms | PyTorch CUDA graph ms"
+                            + " | JavaCuda ms, graphs on, fusion=cudnn | JavaCuda ms, graphs on, fusion=epilogue"
+                            + " | PyTorch eager ms | PyTorch CUDA graph ms"
                             + " | JavaCuda / PyTorch graph | ≤ 1.0× | output vs ORT CPU |");
-                    System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---|---|");
+                    System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|");
                     List<String> notes = new ArrayList<>();
                     for (TorchCase c : entry.getValue()) {
                         System.out.println(row(env, c, iterations, notes));
@@ -154,7 +156,9 @@ public final class TorchvisionBenchmark {
         }
         System.out.printf(Locale.ROOT, "Median of %d iterations per side after warm-up (JavaCuda: %d Runs, the first compiles"
                 + " the kernels and times cuDNN's algorithms); a Run and a PyTorch iteration both end synchronised."
-                + " fusion=epilogue: graphs on, Conv + activation fused as before cuDNN's fused call and residuals."
+                + " Fusion (graphs on): the default fuses Conv + activation and Conv + Add + activation with the"
+                + " residual in the epilogue pass; fusion=cudnn adds cuDNN's fused conv+bias+ReLU call where its timing"
+                + " wins; fusion=epilogue fuses Conv + activation only."
                 + " Ratio: JavaCuda with graphs on (the default) over PyTorch's CUDA-graph replay. Output: max|diff| /"
                 + " max|reference| against ORT's CPU EP on the float32 file (≤ %.0e float32, TF32 allowed; ≤ %.0e"
                 + " float16).%n", iterations, WARM_UP, FLOAT_TOLERANCE, HALF_TOLERANCE);
@@ -166,7 +170,7 @@ public final class TorchvisionBenchmark {
         String torchGraph = Double.isNaN(c.graphMs()) ? "—" : String.format(Locale.ROOT, "%.3f", c.graphMs());
         if (c.error() != null) {
             notes.add("batch " + c.batch() + " " + c.dtype() + ": PyTorch's side failed: " + c.error());
-            return String.format(Locale.ROOT, "| %d | %s | — | — | — | — | — | — | not run | — |", c.batch(), c.dtype());
+            return String.format(Locale.ROOT, "| %d | %s | — | — | — | — | — | — | — | not run | — |", c.batch(), c.dtype());
         }
         try {
             TensorData input = input(c.type(), c.inputShape());
@@ -182,17 +186,21 @@ public final class TorchvisionBenchmark {
             progress(c.onnx().getFileName() + ": JavaCuda, graphs off");
             System.setProperty("javaep.cuda.graphs", "off");
             double graphsOff = timeOnJavaCuda(env, c, input, outputShape, iterations, new float[reference.length]);
-            progress(c.onnx().getFileName() + ": JavaCuda, graphs on, fusion=epilogue");
             System.setProperty("javaep.cuda.graphs", "on");
+            progress(c.onnx().getFileName() + ": JavaCuda, graphs on, fusion=cudnn");
+            System.setProperty(FUSION, "cudnn");
+            double cudnnFusion = timeOnJavaCuda(env, c, input, outputShape, iterations, new float[reference.length]);
+            progress(c.onnx().getFileName() + ": JavaCuda, graphs on, fusion=epilogue");
             System.setProperty(FUSION, "epilogue");
             double previousFusion = timeOnJavaCuda(env, c, input, outputShape, iterations, new float[reference.length]);
             System.setProperty(FUSION, "on");
-            return formatRow(c, new JavaCudaResult(graphsOn, graphsOff, previousFusion, relativeError(output, reference)),
+            return formatRow(c, new JavaCudaResult(graphsOn, graphsOff, cudnnFusion, previousFusion,
+                    relativeError(output, reference)),
                     torchEager, torchGraph);
         } catch (RuntimeException e) {
             String message = String.join(" ", String.valueOf(e.getMessage()).split("\\s+"));
             notes.add("batch " + c.batch() + " " + c.dtype() + ": JavaCuda did not run it: " + message);
-            return String.format(Locale.ROOT, "| %d | %s | failed (below) | — | — | %s | %s | — | missed | — |", c.batch(),
+            return String.format(Locale.ROOT, "| %d | %s | failed (below) | — | — | — | %s | %s | — | missed | — |", c.batch(),
                     c.dtype(), torchEager, torchGraph);
         }
     }
@@ -216,8 +224,9 @@ public final class TorchvisionBenchmark {
     private static String formatRow(TorchCase c, JavaCudaResult r, String torchEager, String torchGraph) {
         double ratio = r.graphsMs() / c.graphMs();
         double tolerance = c.type() == ElementType.FLOAT16 ? HALF_TOLERANCE : FLOAT_TOLERANCE;
-        return String.format(Locale.ROOT, "| %d | %s | %.3f | %.3f | %.3f | %s | %s | %.2f× | %s | %.1e %s |", c.batch(),
-                c.dtype(), r.graphsMs(), r.eagerMs(), r.previousFusionMs(), torchEager, torchGraph, ratio,
+        return String.format(Locale.ROOT, "| %d | %s | %.3f | %.3f | %.3f | %.3f | %s | %s | %.2f× | %s | %.1e %s |",
+                c.batch(), c.dtype(), r.graphsMs(), r.eagerMs(), r.cudnnFusionMs(), r.previousFusionMs(), torchEager,
+                torchGraph, ratio,
                 ratio <= 1.0 ? "met" : "missed",
                 r.relativeError(), r.relativeError() <= tolerance ? "ok" : "**differs**");
     }
