@@ -29,6 +29,7 @@ import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -167,6 +168,36 @@ class CudaExternalResourceImporterTest {
         } finally {
             Files.deleteIfExists(file);
         }
+    }
+
+    @Test
+    void releaseWaitsForTheDevicesStreamsAndTheNullStreamNotTheWholeContext() {
+        CudaDriver driver = device.driver();
+        CudaDevice other = new CudaDevice(driver, driver.deviceInfo(1));
+        var importer = new CudaExternalResourceImporter(device, true);
+        CudaStream ours = new CudaStream(device);
+        CudaStream otherGpus = new CudaStream(other);
+        try {
+            ImportedMemory memory = importer.importMemory(
+                    new ExternalMemoryDescriptor(ExternalMemoryType.D3D12_HEAP, 0x79, 4096, 0));
+            fake.resetSynchronizations();
+            memory.close();
+            List<Long> synced = fake.synchronizations();
+            assertFalse(synced.contains(FakeCuda.CONTEXT), "no cuCtxSynchronize: " + synced);
+            assertTrue(synced.contains(ours.handle()), "the device's live stream may still use the range: " + synced);
+            assertTrue(synced.contains(0L), "the NULL stream, where a node without ORT's stream launches: " + synced);
+            assertFalse(synced.contains(otherGpus.handle()), "another GPU's stream cannot use this range: " + synced);
+        } finally {
+            ours.close();
+            otherGpus.close();
+            other.close();
+        }
+        // A released stream was synchronized by its close: the next release does not wait for it again.
+        try (ImportedMemory memory = importer.importMemory(
+                new ExternalMemoryDescriptor(ExternalMemoryType.D3D12_HEAP, 0x7a, 4096, 0))) {
+            fake.resetSynchronizations();
+        }
+        assertFalse(fake.synchronizations().contains(ours.handle()), fake.synchronizations().toString());
     }
 
     /** An fd this process has open on {@code file} (the JDK does not expose its own). */
