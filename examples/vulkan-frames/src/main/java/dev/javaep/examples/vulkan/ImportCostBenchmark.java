@@ -64,7 +64,6 @@ public final class ImportCostBenchmark {
     private static final String REGISTRATION = "javaep-import-bench";
     private static final long[] FRAME_SHAPE = {1080, 1920, 4};
     private static final long FRAME_BYTES = 1080L * 1920 * 4 * Float.BYTES;
-    private static final TensorDescriptor FRAME = TensorDescriptor.of(ElementType.FLOAT, FRAME_SHAPE, 0);
     /** About an OrtExternalMemoryHandle's and an OrtAllocator's size: what each bridge struct allocates. */
     private static final long STRUCT_BYTES = 128;
     private static final double TARGET_RATIO = 1.5;
@@ -206,6 +205,7 @@ public final class ImportCostBenchmark {
                                           dev.javaep.spi.ExternalResourceImporter spiImporter,
                                           ExternalResourceImporter ortImporter) {
         CudaDriver driver = cuda.driver();
+        TensorDescriptor frame = TensorDescriptor.of(ElementType.FLOAT, FRAME_SHAPE, 0); // needs ORT: made once it is there
         Runnable none = () -> {};
         Runnable contextSync = driver::ctxSynchronize;
         Runnable streamSyncs = () -> {
@@ -239,7 +239,7 @@ public final class ImportCostBenchmark {
                 new Variant('i', "ORT + javaep: ImportMemory + CreateTensorFromMemory + release tensor"
                         + " + ReleaseExternalMemoryHandle", fd -> {
                     try (ExternalMemory memory = ortImport(ortImporter, fd, size)) {
-                        ortImporter.createTensor(memory, FRAME).close();
+                        ortImporter.createTensor(memory, frame).close();
                     }
                 }));
     }
