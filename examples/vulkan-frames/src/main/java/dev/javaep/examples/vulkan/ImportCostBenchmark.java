@@ -142,7 +142,7 @@ public final class ImportCostBenchmark {
             try {
                 Gpu gpu = findGpu(env, driver);
                 JavaCudaExecutionProviderFactory factory = new JavaCudaExecutionProviderFactory();
-                // The ORT objects are closed before the Vulkan memory they imported, the factory's devices last.
+                // Closed in reverse: the importers (and what they imported) before the Vulkan buffer, the context last.
                 try (VulkanContext vulkan = gpu.vulkan();
                      CudaDevice cuda = CudaDevice.open(driver, gpu.cudaOrdinal());
                      factory;
@@ -154,7 +154,8 @@ public final class ImportCostBenchmark {
                             (level, message) -> {}));
                     DeviceOffer offer = factory.supportedDevices(List.of()).stream()
                             .filter(o -> gpu.uuid().equalsIgnoreCase(o.metadata().get("cuda.uuid"))).findFirst()
-                            .orElseThrow(() -> new InteropBenchmark.Unavailable("the SPI factory offers no " + gpu.uuid()));
+                            .orElseThrow(() -> new InteropBenchmark.Unavailable("the SPI factory offers no " + gpu.uuid()
+                                    + factory.unavailableReason().map(why -> ": " + why).orElse("")));
                     dev.javaep.spi.ExternalResourceImporter spiImporter = factory.createImporter(offer).orElseThrow(
                             () -> new InteropBenchmark.Unavailable("the SPI factory offers no importer"));
                     try (spiImporter) {
@@ -214,17 +215,17 @@ public final class ImportCostBenchmark {
         };
         return List.of(
                 new Variant('a', "bare CUDA: cuImportExternalMemory + cuExternalMemoryGetMappedBuffer + cuMemFree"
-                        + " + cuDestroyExternalMemory", fd -> bareCycle(driver, fd, size)),
+                        + " + cuDestroyExternalMemory", fd -> driverCycle(driver, fd, size, false, none, none)),
                 new Variant('b', "(a) + dup the fd for the driver, close the app's fd",
-                        fd -> duplicatingCycle(driver, fd, size, none, none)),
+                        fd -> driverCycle(driver, fd, size, true, none, none)),
                 new Variant('c', "(b) + cuCtxSynchronize before the unmap (the release before issue 13)",
-                        fd -> duplicatingCycle(driver, fd, size, contextSync, none)),
+                        fd -> driverCycle(driver, fd, size, true, contextSync, none)),
                 new Variant('d', "(c) + two shared arenas allocated and closed (the bridge's structs before issue 13)",
-                        fd -> duplicatingCycle(driver, fd, size, contextSync, () -> structs(true))),
+                        fd -> driverCycle(driver, fd, size, true, contextSync, () -> structs(true))),
                 new Variant('e', "(b) + cuStreamSynchronize of a live stream of the device and of the NULL stream (the"
-                        + " release now)", fd -> duplicatingCycle(driver, fd, size, streamSyncs, none)),
+                        + " release now)", fd -> driverCycle(driver, fd, size, true, streamSyncs, none)),
                 new Variant('f', "(e) + two automatic arenas (the bridge's structs now)",
-                        fd -> duplicatingCycle(driver, fd, size, streamSyncs, () -> structs(false))),
+                        fd -> driverCycle(driver, fd, size, true, streamSyncs, () -> structs(false))),
                 new Variant('g', "javaep's importer through the SPI, no ORT: importMemory + close", fd -> {
                     try {
                         spiImporter.importMemory(new ExternalMemoryDescriptor(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, fd,
@@ -244,39 +245,30 @@ public final class ImportCostBenchmark {
                 }));
     }
 
-    private static void bareCycle(CudaDriver driver, int fd, long size) {
-        long external;
-        try {
-            external = driver.importExternalMemoryFd(fd, size, 0); // the driver owns the fd from here
-        } catch (RuntimeException e) {
-            FileDescriptors.close(fd);
-            throw e;
-        }
-        try {
-            driver.memFree(driver.externalMemoryGetMappedBuffer(external, 0, size));
-        } finally {
-            driver.destroyExternalMemory(external);
-        }
-    }
-
     /**
-     * What javaep's importer does with the driver: the driver gets a {@code dup}, the app's fd is closed once the
-     * mapping worked; {@code beforeUnmap} runs before {@code cuMemFree} (the release's synchronisation), {@code extra}
-     * once per cycle (the bridge's struct memory).
+     * The driver's calls on a fresh fd: import, map, unmap, destroy. With {@code duplicate}, as javaep's importer does
+     * it: the driver gets a {@code dup} and the app's fd is closed once the mapping worked (without, the driver takes
+     * the app's fd: the bare calls). {@code beforeUnmap} runs before {@code cuMemFree} (the release's synchronisation),
+     * {@code extra} once per cycle (the bridge's struct memory).
      */
-    private static void duplicatingCycle(CudaDriver driver, int appFd, long size, Runnable beforeUnmap, Runnable extra) {
-        int driverFd = Posix.dup(appFd);
+    private static void driverCycle(CudaDriver driver, int appFd, long size, boolean duplicate, Runnable beforeUnmap,
+                                    Runnable extra) {
+        int driverFd = duplicate ? Posix.dup(appFd) : appFd;
         long external;
         try {
-            external = driver.importExternalMemoryFd(driverFd, size, 0);
+            external = driver.importExternalMemoryFd(driverFd, size, 0); // the driver owns driverFd from here
         } catch (RuntimeException e) {
             Posix.close(driverFd);
-            Posix.close(appFd);
+            if (duplicate) {
+                Posix.close(appFd);
+            }
             throw e;
         }
         try {
             long address = driver.externalMemoryGetMappedBuffer(external, 0, size);
-            Posix.close(appFd);
+            if (duplicate) {
+                Posix.close(appFd);
+            }
             extra.run();
             beforeUnmap.run();
             driver.memFree(address);
