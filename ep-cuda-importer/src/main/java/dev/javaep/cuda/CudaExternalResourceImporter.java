@@ -289,24 +289,32 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
     }
 
     /**
-     * Waits for all work javaep queued on this device: every live stream of it ({@link CudaStream#liveOn}), and the
-     * NULL stream, which a compiled node without a stream of ORT's launches on. This used to be {@code cuCtxSynchronize},
-     * which also waits for everything else in the device's primary context (shared with the app's own CUDA work and
-     * other libraries) and for no range of ours (issue 13: it was part of an import's cost over the bare calls).
-     * Nothing outside javaep's streams can use the range through javaep: a tensor's pointer that the app itself hands
-     * to its own CUDA work is the app's to finish before it releases, as with any memory it frees. A stream that was
-     * destroyed since it was listed was synchronized by its own close ({@link CudaStream#close}).
+     * Waits for all work javaep queued that may use an imported range: every live stream javaep created
+     * ({@link CudaStream#live}: ORT's and the app's OrtSyncStreams; another GPU's too, since a copy between GPUs is
+     * queued on the stream ORT names, which may be the other device's), each with its own device current, and this
+     * device's NULL stream, which a compiled node without a stream of ORT's launches on.
+     *
+     * <p>This used to be {@code cuCtxSynchronize}, which also waits for everything else in the device's primary context
+     * (shared with the app's own CUDA work and other libraries), none of which javaep queued; issue 13 measured it as
+     * part of an import's cost over the bare calls. A tensor's pointer that the app hands to CUDA work of its own is
+     * the app's to finish before it releases, as with any memory it frees. A stream destroyed since it was listed was
+     * synchronized by its own close ({@link CudaStream#close}); one whose context was lost has no work left.
      */
     private void finishQueuedWork() {
-        for (long stream : CudaStream.liveOn(device)) {
+        CudaStream.live().forEach((stream, owner) -> {
+            if (owner.isLost()) {
+                return;
+            }
+            owner.makeCurrent();
             try {
-                driver.streamSynchronize(stream);
+                owner.driver().streamSynchronize(stream);
             } catch (CudaException e) {
                 if (CudaStream.isLive(stream)) {
                     throw e;
                 }
             }
-        }
+        });
+        device.makeCurrent();
         driver.streamSynchronize(0L);
     }
 

@@ -2,8 +2,6 @@ package dev.javaep.cuda;
 
 import dev.javaep.spi.DeviceStream;
 import dev.javaep.spi.StreamNotification;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,17 +29,11 @@ final class CudaStream implements DeviceStream {
     }
 
     /**
-     * The handles of {@code device}'s live streams: where javaep can have queued work on memory the device maps (an
-     * imported range's release waits for them). A stream closed after this returned was synchronized by its close.
+     * The live streams and their devices, as of now: where javaep can have queued work on any memory (an imported
+     * range's release waits for them). A stream closed after this returned was synchronized by its close.
      */
-    static List<Long> liveOn(CudaDevice device) {
-        List<Long> streams = new ArrayList<>();
-        LIVE.forEach((stream, owner) -> {
-            if (owner == device) {
-                streams.add(stream);
-            }
-        });
-        return streams;
+    static Map<Long, CudaDevice> live() {
+        return Map.copyOf(LIVE);
     }
 
     /** The device of a live stream this EP created; empty for the null stream and streams of others. */

@@ -49,7 +49,8 @@ import java.util.stream.IntStream;
  *     stream (javaep's release now);</li>
  * <li>(e) + two automatic arenas (the bridge's structs now);</li>
  * <li>javaep's own importer through the SPI ({@code importMemory} + {@code close}, no ORT): a factory instance of this
- *     process, whose devices are not ORT's, so its release waits on the NULL stream only;</li>
+ *     benchmark's, over the classes ORT's javaep uses too (the loader joins this JVM through the system class loader),
+ *     so its release waits for the same streams as (h) and (i): the app's OrtSyncStream and the NULL stream;</li>
  * <li>ORT + javaep: {@code ImportMemory} + {@code ReleaseExternalMemoryHandle}, no tensor;</li>
  * <li>ORT + javaep: {@code ImportMemory} + {@code CreateTensorFromMemory} + release tensor +
  *     {@code ReleaseExternalMemoryHandle} (the import table's javaep row).</li>
