@@ -65,7 +65,7 @@ class StructMemoryTest {
         assertEquals(24, struct.get(ValueLayout.JAVA_INT, 0), "version");
         AllocatorBridge.free(struct, MemorySegment.ofAddress(0x1000)); // what ORT's Free upcall does
         assertEquals(1, allocator.frees.get());
-        // An automatic arena cannot be closed: a release that tried would throw here instead of closing the allocator.
+        // An automatic arena cannot be closed: a release that tried would throw UnsupportedOperationException here.
         AllocatorBridge.release(struct);
         assertEquals(1, allocator.closes.get());
         assertTrue(struct.scope().isAlive(), "freed by the GC once unreachable, not by a handshake at the release");
