@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs javaep's GPU suite on the GPU machine, in one command, from the bundle tools/gpu/bundle.sh made:
 #   tools/gpu/run-suite.sh [STEP...]      steps: devices junit ort129 python bench bench-espcn bench-interop sanitizer
+#                                         bench-import (an import's cost split apart: bare CUDA vs each piece of javaep's path)
 #                                         conformance (the kit on JavaCuda) bench-networks (JavaCpu vs ORT CPU)
 #                                         bench-torchvision (torchvision nets: JavaCuda vs PyTorch eager and CUDA graph;
 #                                         TORCHVISION_ARGS="--only resnet18 --iterations 50" narrows it)
@@ -176,6 +177,9 @@ for s in "${STEPS[@]}"; do
              step bench-interop-bridge 180 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                -Djavaep.bridge.statistics=true -Djavaep.bench.interop.only=plain-run \
                dev.javaep.examples.vulkan.InteropBenchmark "$B" ;;
+    bench-import)  # where an import's time goes (issue 13): bare CUDA, + dup/close, + syncs, + arenas, SPI importer, ORT
+             step bench-import 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
+               dev.javaep.examples.vulkan.ImportCostBenchmark "$B" ;;
     conformance)  # the conformance kit on JavaCuda (issue 14): report (Markdown, HTML, JUnit XML) in $OUT/conformance
              step conformance 420 env JAVAEP_FACTORIES=JavaCudaExecutionProvider "$B/bin/javaep" conformance "$B/libjavaep.so" \
                --ep JavaCudaExecutionProvider --node-tests "$B/node-tests" --report "$OUT/conformance" \

@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntToLongFunction;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Imports Vulkan, D3D12 and CUDA-VMM memory and timeline semaphores into one CUDA device:
@@ -85,7 +86,8 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
         CudaExternalHandleType handleType = CudaExternalHandleType.of(descriptor.type())
                 .filter(this::availableHere).orElseThrow(() -> cannotImport(descriptor.type()));
         device.makeCurrent();
-        String what = descriptor.type() + " handle (" + descriptor.sizeBytes() + " bytes)";
+        // Only a refusal's message needs it: built then, not on every frame's import.
+        Supplier<String> what = () -> descriptor.type() + " handle (" + descriptor.sizeBytes() + " bytes)";
         if (handleType.windows()) {
             return mapOrDestroy(refuseIfCudaFails(what, () -> driver.importExternalMemoryWin32(handleType.cudaType(),
                     descriptor.nativeHandle(), 0, descriptor.sizeBytes(), handleType.flags())), descriptor);
@@ -117,7 +119,7 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
             throw cannotImport(descriptor.type());
         }
         device.makeCurrent();
-        String what = descriptor.type() + " handle";
+        Supplier<String> what = () -> descriptor.type() + " handle";
         if (handleType.windows()) {
             return new CudaImportedSemaphore(descriptor.type(), refuseIfCudaFails(what, () ->
                     driver.importExternalSemaphoreWin32(handleType.cudaType(), descriptor.nativeHandle(), 0)));
@@ -134,12 +136,12 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
     }
 
     /** A driver error on import is the app's handle being wrong for this device: INVALID_ARGUMENT, with CUDA's reason. */
-    private long refuseIfCudaFails(String what, LongSupplier importCall) {
+    private long refuseIfCudaFails(Supplier<String> what, LongSupplier importCall) {
         try {
             return importCall.getAsLong();
         } catch (CudaException e) {
             throw new IllegalArgumentException("javaep: CUDA device " + device.ordinal() + " (" + identity(device.info())
-                    + ") cannot import this " + what + ": " + e.getMessage() + ". Is it an export of this GPU, of the right"
+                    + ") cannot import this " + what.get() + ": " + e.getMessage() + ". Is it an export of this GPU, of the right"
                     + " kind, and (for memory) size_bytes the allocation's size?" + otherGpus());
         }
     }
@@ -167,7 +169,7 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
      * step (mapping) can still fail: with the duplicate, every failure leaves the app's fd untouched, and the
      * caller closes the app's fd only once the whole import worked (from then on the import owns it).
      */
-    private long importDuplicate(int appFd, String what, IntToLongFunction importCall) {
+    private long importDuplicate(int appFd, Supplier<String> what, IntToLongFunction importCall) {
         int driverFd;
         try {
             driverFd = Posix.dup(appFd);
@@ -275,14 +277,45 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
         /** Runs when the app's handle and every tensor over it are released. */
         @Override
         void release() {
-            // Kernels queued on a stream ORT or the app still holds may read the range: let them finish.
-            driver.ctxSynchronize();
+            // Kernels and copies queued on a stream ORT or the app still holds may read or write the range: let them
+            // finish before it is unmapped.
+            finishQueuedWork();
             try {
                 driver.memFree(address);
             } finally {
                 driver.destroyExternalMemory(external);
             }
         }
+    }
+
+    /**
+     * Waits for all work javaep queued that may use an imported range: every live stream javaep created
+     * ({@link CudaStream#live}: ORT's and the app's OrtSyncStreams; another GPU's too, since a copy between GPUs is
+     * queued on the stream ORT names, which may be the other device's), each with its own device current, and this
+     * device's NULL stream, which a compiled node without a stream of ORT's launches on.
+     *
+     * <p>This used to be {@code cuCtxSynchronize}, which also waits for everything else in the device's primary context
+     * (shared with the app's own CUDA work and other libraries), none of which javaep queued; issue 13 measured it as
+     * part of an import's cost over the bare calls. A tensor's pointer that the app hands to CUDA work of its own is
+     * the app's to finish before it releases, as with any memory it frees. A stream destroyed since it was listed was
+     * synchronized by its own close ({@link CudaStream#close}); one whose context was lost has no work left.
+     */
+    private void finishQueuedWork() {
+        CudaStream.live().forEach((stream, owner) -> {
+            if (owner.isLost()) {
+                return;
+            }
+            owner.makeCurrent();
+            try {
+                owner.driver().streamSynchronize(stream);
+            } catch (CudaException e) {
+                if (CudaStream.isLive(stream)) {
+                    throw e;
+                }
+            }
+        });
+        device.makeCurrent();
+        driver.streamSynchronize(0L);
     }
 
     /** One imported timeline semaphore, and the streams it was used on. */

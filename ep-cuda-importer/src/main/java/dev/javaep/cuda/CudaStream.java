@@ -28,6 +28,14 @@ final class CudaStream implements DeviceStream {
         return LIVE.containsKey(stream);
     }
 
+    /**
+     * The live streams and their devices, as of now: where javaep can have queued work on any memory (an imported
+     * range's release waits for them). A stream closed after this returned was synchronized by its close.
+     */
+    static Map<Long, CudaDevice> live() {
+        return Map.copyOf(LIVE);
+    }
+
     /** The device of a live stream this EP created; empty for the null stream and streams of others. */
     static Optional<CudaDevice> deviceOf(long stream) {
         return stream == 0 ? Optional.empty() : Optional.ofNullable(LIVE.get(stream));

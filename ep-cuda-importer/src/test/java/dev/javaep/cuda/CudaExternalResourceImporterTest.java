@@ -29,6 +29,7 @@ import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -167,6 +168,40 @@ class CudaExternalResourceImporterTest {
         } finally {
             Files.deleteIfExists(file);
         }
+    }
+
+    @Test
+    void releaseWaitsForJavaepsLiveStreamsAndTheNullStreamNotTheWholeContext() {
+        CudaDriver driver = device.driver();
+        CudaDevice other = new CudaDevice(driver, driver.deviceInfo(1));
+        var importer = new CudaExternalResourceImporter(device, true);
+        CudaStream ours = new CudaStream(device);
+        CudaStream otherGpus = new CudaStream(other);
+        try {
+            ImportedMemory memory = importer.importMemory(
+                    new ExternalMemoryDescriptor(ExternalMemoryType.D3D12_HEAP, 0x79, 4096, 0));
+            fake.resetSynchronizations();
+            memory.close();
+            List<Long> synced = fake.synchronizations();
+            assertFalse(synced.contains(FakeCuda.CONTEXT), "no cuCtxSynchronize: " + synced);
+            assertTrue(synced.contains(ours.handle()), "the device's live stream may still use the range: " + synced);
+            assertTrue(synced.contains(0L), "the NULL stream, where a node without ORT's stream launches: " + synced);
+            assertTrue(synced.contains(otherGpus.handle()), "a copy between GPUs may read the range on the other GPU's"
+                    + " stream: " + synced);
+            assertEquals(device.contextHandle(), fake.last(FakeCuda.K_CTX), "this device current again for the unmap");
+        } finally {
+            ours.close();
+            otherGpus.close();
+            other.close();
+        }
+        // A released stream was synchronized by its close: the next release does not wait for it again.
+        try (ImportedMemory memory = importer.importMemory(
+                new ExternalMemoryDescriptor(ExternalMemoryType.D3D12_HEAP, 0x7a, 4096, 0))) {
+            fake.resetSynchronizations();
+        }
+        List<Long> synced = fake.synchronizations();
+        assertFalse(synced.contains(ours.handle()) || synced.contains(otherGpus.handle()), "closed streams: " + synced);
+        assertTrue(synced.contains(0L), synced.toString());
     }
 
     /** An fd this process has open on {@code file} (the JDK does not expose its own). */

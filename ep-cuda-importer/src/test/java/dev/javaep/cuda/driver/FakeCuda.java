@@ -9,6 +9,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -100,6 +101,38 @@ public final class FakeCuda {
     public void exportedBy(int fd, int ordinal) {
         call(() -> {
             fakeExport.invokeExact(fd, ordinal);
+            return 0L;
+        });
+    }
+
+    /** What {@link #synchronizations} lists for a {@code cuCtxSynchronize}. */
+    public static final long CONTEXT = -1;
+
+    /**
+     * What was synchronized since {@link #resetSynchronizations}, in order: a stream's handle per
+     * {@code cuStreamSynchronize} (0: the NULL stream), {@link #CONTEXT} per {@code cuCtxSynchronize}.
+     */
+    public List<Long> synchronizations() {
+        SymbolLookup lookup = library.lookup();
+        Linker linker = Linker.nativeLinker();
+        MethodHandle count = linker.downcallHandle(lookup.findOrThrow("fake_synchronization_count"),
+                FunctionDescriptor.of(JAVA_INT));
+        MethodHandle entry = linker.downcallHandle(lookup.findOrThrow("fake_synchronization"),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT));
+        int n = (int) call(() -> (int) count.invokeExact());
+        List<Long> syncs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int index = i;
+            syncs.add(call(() -> (long) entry.invokeExact(index)));
+        }
+        return syncs;
+    }
+
+    public void resetSynchronizations() {
+        MethodHandle reset = Linker.nativeLinker().downcallHandle(library.lookup().findOrThrow("fake_reset_synchronizations"),
+                FunctionDescriptor.ofVoid());
+        call(() -> {
+            reset.invokeExact();
             return 0L;
         });
     }

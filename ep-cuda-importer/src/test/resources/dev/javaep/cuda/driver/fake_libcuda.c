@@ -354,7 +354,20 @@ CUresult cuCtxEnablePeerAccess(void *peer_ctx, unsigned int flags) {
 }
 CUresult cuCtxSetCurrent(void *ctx) { g_current_ctx = ctx; g_last[K_CTX] = (long long) (uintptr_t) ctx; return 0; }
 CUresult cuCtxGetCurrent(void **ctx) { STICKY(); *ctx = g_current_ctx; return 0; }
-CUresult cuCtxSynchronize(void) { STICKY(); return 0; }
+/* What was synchronized, in order (the first 64 since fake_reset_synchronizations): a stream's handle for
+ * cuStreamSynchronize (0: the NULL stream), -1 for cuCtxSynchronize. Tests of what a release waits for read it. */
+#define SYNC_LOG 64
+static long long g_syncs[SYNC_LOG];
+static int g_sync_count = 0;
+static void log_sync(long long what) {
+    if (g_sync_count < SYNC_LOG) g_syncs[g_sync_count] = what;
+    g_sync_count++;
+}
+void fake_reset_synchronizations(void) { g_sync_count = 0; }
+int fake_synchronization_count(void) { return g_sync_count; }
+long long fake_synchronization(int i) { return i >= 0 && i < g_sync_count && i < SYNC_LOG ? g_syncs[i] : -2; }
+
+CUresult cuCtxSynchronize(void) { STICKY(); log_sync(-1); return 0; }
 
 /* ---- streams and events: handles echo their flags; BUSY_HANDLE is never complete ---- */
 CUresult cuStreamCreate(void **s, unsigned int flags) {
@@ -363,7 +376,7 @@ CUresult cuStreamCreate(void **s, unsigned int flags) {
     return 0;
 }
 CUresult cuStreamDestroy_v2(void *s) { STICKY(); return s ? 0 : 400; }
-CUresult cuStreamSynchronize(void *s) { (void) s; STICKY(); return 0; }
+CUresult cuStreamSynchronize(void *s) { STICKY(); log_sync((long long) (uintptr_t) s); return 0; }
 CUresult cuStreamQuery(void *s) { return (uintptr_t) s == BUSY_HANDLE ? 600 : 0; }
 CUresult cuStreamWaitEvent(void *s, void *e, unsigned int flags) {
     STICKY();

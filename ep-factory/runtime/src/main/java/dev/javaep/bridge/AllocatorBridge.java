@@ -17,8 +17,8 @@ final class AllocatorBridge extends StructBridge {
     private final DeviceAllocator allocator;
     private final MemorySegment memoryInfo;
 
-    private AllocatorBridge(DeviceAllocator allocator, MemorySegment memoryInfo, OrtRuntime runtime) {
-        super(STRUCT, runtime);
+    private AllocatorBridge(DeviceAllocator allocator, MemorySegment memoryInfo, OrtRuntime runtime, StructMemory memory) {
+        super(STRUCT, runtime, memory);
         this.allocator = allocator;
         this.memoryInfo = memoryInfo;
         STRUCT.register(this);
@@ -26,7 +26,12 @@ final class AllocatorBridge extends StructBridge {
 
     /** @param memoryInfo the memory info registered for the space; must outlive the allocator */
     static MemorySegment create(DeviceAllocator allocator, MemorySegment memoryInfo, OrtRuntime runtime) {
-        return new AllocatorBridge(allocator, memoryInfo, runtime).struct;
+        return create(allocator, memoryInfo, runtime, StructMemory.SHARED);
+    }
+
+    /** @param memory {@code COLLECTED} for an allocator made per frame (an imported buffer's tensor deleter) */
+    static MemorySegment create(DeviceAllocator allocator, MemorySegment memoryInfo, OrtRuntime runtime, StructMemory memory) {
+        return new AllocatorBridge(allocator, memoryInfo, runtime, memory).struct;
     }
 
     static void release(MemorySegment pointer) {
@@ -34,7 +39,7 @@ final class AllocatorBridge extends StructBridge {
         try {
             bridge.allocator.close();
         } finally {
-            bridge.arena.close();
+            bridge.freeStruct();
         }
     }
 

@@ -79,8 +79,10 @@ final class CallbackStruct<S extends Enum<S> & CallbackSlot, B extends StructBri
     void releaseAndClose(MemorySegment self) {
         B bridge = release(self);
         if (bridge != null) {
-            try (bridge.arena) {
+            try {
                 bridge.onRelease();
+            } finally {
+                bridge.freeStruct();
             }
         }
     }

@@ -10,7 +10,7 @@ import java.lang.foreign.ValueLayout;
  * A handle an app imported through an {@link ImporterBridge} ({@code OrtExternalMemoryHandle},
  * {@code OrtExternalSemaphoreHandle}): ORT's base struct, holding the EP device and a copy of the app's descriptor.
  * The copy leaves {@code native_handle} NULL: after an fd import the fd is no longer the app's, and its number may be
- * reused. Each import holds a reference on its importer.
+ * reused. Each import holds a reference on its importer. The struct's memory is {@link StructMemory#COLLECTED}.
  */
 abstract class ImportedHandleBridge extends StructBridge {
     final ImporterBridge importer;
@@ -23,7 +23,8 @@ abstract class ImportedHandleBridge extends StructBridge {
      */
     ImportedHandleBridge(CallbackStruct<?, ?> type, ImporterBridge importer, StructLayout handle, StructLayout descriptor,
                          int descriptorVersion) {
-        super(type, importer.runtime());
+        // Made per frame by interop apps: COLLECTED, so that releasing one costs no handshake of every Java thread.
+        super(type, importer.runtime(), StructMemory.COLLECTED);
         this.importer = importer;
         struct.set(ValueLayout.ADDRESS, offset(handle, "ep_device"), importer.epDevice());
         this.descriptorCopy = struct.asSlice(offset(handle, "descriptor"), descriptor.byteSize());

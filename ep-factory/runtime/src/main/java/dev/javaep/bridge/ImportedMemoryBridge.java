@@ -68,7 +68,9 @@ final class ImportedMemoryBridge extends ImportedHandleBridge {
 
     private synchronized MemorySegment tensorDeleter() {
         if (tensorDeleter == null) {
-            tensorDeleter = AllocatorBridge.create(new TensorReferences(), importer.tensorMemoryInfo(), importer.runtime());
+            // One per import, made per frame like the handle: COLLECTED too (no handshake when the last tensor goes).
+            tensorDeleter = AllocatorBridge.create(new TensorReferences(), importer.tensorMemoryInfo(), importer.runtime(),
+                    StructMemory.COLLECTED);
         }
         return tensorDeleter;
     }
@@ -82,7 +84,7 @@ final class ImportedMemoryBridge extends ImportedHandleBridge {
                     AllocatorBridge.release(tensorDeleter);
                 }
             }
-            arena.close();
+            freeStruct();
             importer.references().release();
         }
     }
