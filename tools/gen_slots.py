@@ -414,8 +414,18 @@ GetTensorData GetTensorMutableData CreateMemoryInfo_V2 ReleaseMemoryInfo
 """.split()
 
 EPAPI_C_USED = """
-CreateEpDevice EpGraphSupportInfo_AddNodesToFuse EpDevice_AddAllocatorInfo
+CreateEpDevice EpGraphSupportInfo_AddNodesToFuse EpGraphSupportInfo_AddSingleNode EpDevice_AddAllocatorInfo
+CreateKernelRegistry ReleaseKernelRegistry KernelRegistry_AddKernel CreateKernelDefBuilder ReleaseKernelDefBuilder
+KernelDefBuilder_SetOperatorType KernelDefBuilder_SetDomain KernelDefBuilder_SetSinceVersion
+KernelDefBuilder_SetExecutionProvider KernelDefBuilder_AddTypeConstraint KernelDefBuilder_Build ReleaseKernelDef
+EpGraphSupportInfo_LookUpKernel GetTensorDataType
 """.split()
+
+# The function-pointer typedefs of onnxruntime_ep_c_api.h that the slots above take (the tables list slots, not typedefs).
+C_FN_TYPEDEFS = {
+    "OrtKernelCreateFunc": "typedef OrtStatus* (ORT_API_CALL *OrtKernelCreateFunc)(void* kernel_create_func_state, "
+                           "const OrtKernelInfo* info, OrtKernelImpl** kernel_out);",
+}
 
 # The field before a struct's first function pointer (the table lists function pointers only).
 C_VERSION_FIELDS = {"OrtAllocator": ["uint32_t version;"],
@@ -466,11 +476,14 @@ def generate_c_header():
     opaque = set()
     for sig in api_sigs + ep_sigs + struct_sigs:
         opaque.update(re.findall(r"\b((?:Ort|ONNX)\w+)\b", sig))
+    fn_used = sorted(t for t in opaque if t in C_FN_TYPEDEFS)
+    for t in fn_used:
+        opaque.update(re.findall(r"\b((?:Ort|ONNX)\w+)\b", C_FN_TYPEDEFS[t]))
     enums = sorted(e for e in ENUMS if e in opaque)
-    opaque = sorted(opaque - ENUMS - defined - {"OrtApi", "OrtEpApi"})
+    opaque = sorted(opaque - ENUMS - defined - {"OrtApi", "OrtEpApi"} - set(fn_used))
     fn_typedefs = [t for t in opaque if t.endswith("Fn") or t.endswith("Func")]
     if fn_typedefs:
-        raise SystemExit(f"function-pointer typedefs the C header cannot declare: {fn_typedefs}")
+        raise SystemExit(f"function-pointer typedefs the C header cannot declare (add them to C_FN_TYPEDEFS): {fn_typedefs}")
     nl = "\n"
     src = f"""/*
  * ONNX Runtime's plugin-EP ABI as a plugin EP written in C needs it: the OrtApi / OrtEpApi slots the C gallery EPs
@@ -503,6 +516,9 @@ typedef struct OrtEpApi OrtEpApi;
 
 /* The structs declared here. */
 {nl.join(f"typedef struct {t} {t};" for t in sorted(defined))}
+
+/* Function-pointer types the slots take. */
+{nl.join(C_FN_TYPEDEFS[t] for t in fn_used)}
 
 /* A function of a table: ORT_FN(api, OrtApi, CreateStatus)(code, message). */
 #define ORT_FN(table, Table, name) ((Table##_##name##_fn)((void* const*)(const void*)(table))[Table##_SLOT_##name])
