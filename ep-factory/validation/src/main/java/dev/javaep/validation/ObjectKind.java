@@ -49,8 +49,12 @@ enum ObjectKind {
      */
     KERNEL(OrtKernelImplStruct.class, OrtKernelImplStruct.SIZE, Set.of(OrtKernelImplStruct.Compute,
             OrtKernelImplStruct.Release)),
-    /** An EP's profiler ({@code OrtEp::CreateProfiler}, API 25): ORT calls each of its slots. */
-    PROFILER(OrtEpProfilerImplStruct.class, OrtEpProfilerImplStruct.SIZE, Set.of(OrtEpProfilerImplStruct.values()));
+    /**
+     * An EP's profiler ({@code OrtEp::CreateProfiler}, API 25). ORT's {@code PluginEpProfiler} refuses one without
+     * Release, StartProfiling or EndProfiling (a status, not a crash) and checks StartEvent and StopEvent before each
+     * call, so none is required here.
+     */
+    PROFILER(OrtEpProfilerImplStruct.class, OrtEpProfilerImplStruct.SIZE, Set.of());
 
     final List<CallbackSlot> slots;
     final long size;
