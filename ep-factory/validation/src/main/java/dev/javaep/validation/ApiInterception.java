@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.javaep.bridge.UpcallGuard;
 import dev.javaep.ort.CallbackSlot;
+import dev.javaep.ort.FunctionSlot;
 import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtApiBase;
 import dev.javaep.ort.OrtApiSlot;
@@ -48,29 +49,17 @@ final class ApiInterception {
     private MethodHandle kernelInfoGetEp;
     private MethodHandle kernelRegistryAddKernel;
 
-    /** The functions of ORT's tables the layer answers in ORT's place, as slots {@link UpcallGuard} can stub. */
-    enum Intercepted implements CallbackSlot {
-        GetApi(FunctionDescriptor.of(ADDRESS, JAVA_INT)),
-        GetEpApi(OrtApiSlot.GetEpApi.descriptor()),
-        CreateEpDevice(OrtEpApiSlot.CreateEpDevice.descriptor()),
-        SyncStream_GetImpl(OrtEpApiSlot.SyncStream_GetImpl.descriptor()),
-        KernelInfo_GetEp(OrtEpApiSlot.KernelInfo_GetEp.descriptor()),
-        KernelRegistry_AddKernel(OrtEpApiSlot.KernelRegistry_AddKernel.descriptor());
+    /** A function of ORT's tables the layer answers in ORT's place, as a slot {@link UpcallGuard} can stub. */
+    record Intercepted(String name, FunctionDescriptor descriptor) implements CallbackSlot {
+        static final Intercepted GET_API = new Intercepted("GetApi", FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
-        private final FunctionDescriptor descriptor;
-
-        Intercepted(FunctionDescriptor descriptor) {
-            this.descriptor = descriptor;
-        }
-
-        @Override
-        public FunctionDescriptor descriptor() {
-            return descriptor;
+        static Intercepted of(FunctionSlot slot) {
+            return new Intercepted(slot.name(), slot.descriptor());
         }
 
         @Override
         public long byteOffset() {
-            throw new UnsupportedOperationException(name() + " is a function of ORT's table, not a member of a struct");
+            throw new UnsupportedOperationException(name + " is a function of ORT's table, not a member of a struct");
         }
 
         @Override
@@ -83,7 +72,7 @@ final class ApiInterception {
         this.ortApiBase = ortApiBase.reinterpret(16);
         this.ort = new OrtApiBase(ortApiBase);
         this.base = Arena.global().allocate(16, 8);
-        base.set(ADDRESS, 0, upcall(Intercepted.GetApi, "getApi", this));
+        base.set(ADDRESS, 0, upcall(Intercepted.GET_API, "getApi", this));
         base.set(ADDRESS, 8, this.ortApiBase.get(ADDRESS, 8)); // GetVersionString: ORT's own
     }
 
@@ -122,7 +111,7 @@ final class ApiInterception {
         MemorySegment realGetEpApi = copy.get(ADDRESS, OrtApiSlot.GetEpApi.byteOffset());
         MethodHandle getEpApi = MethodHandles.insertArguments(handle("getEpApi", MethodType.methodType(
                 MemorySegment.class, int.class, MemorySegment.class)), 0, this, version, realGetEpApi);
-        copy.set(ADDRESS, OrtApiSlot.GetEpApi.byteOffset(), UpcallGuard.stub(Intercepted.GetEpApi, getEpApi,
+        copy.set(ADDRESS, OrtApiSlot.GetEpApi.byteOffset(), UpcallGuard.stub(Intercepted.of(OrtApiSlot.GetEpApi), getEpApi,
                 Arena.global()));
         return copy;
     }
@@ -142,16 +131,13 @@ final class ApiInterception {
         int slots = OrtEpApiSlot.slotsAt(version);
         MemorySegment copy = Arena.global().allocate(slots * 8L, 8);
         copy.copyFrom(real.reinterpret(slots * 8L));
-        createEpDevice = intercept(copy, slots, OrtEpApiSlot.CreateEpDevice, Intercepted.CreateEpDevice, "createEpDevice");
-        syncStreamGetImpl = intercept(copy, slots, OrtEpApiSlot.SyncStream_GetImpl, Intercepted.SyncStream_GetImpl,
-                "syncStreamGetImpl");
+        createEpDevice = intercept(copy, slots, OrtEpApiSlot.CreateEpDevice, "createEpDevice");
+        syncStreamGetImpl = intercept(copy, slots, OrtEpApiSlot.SyncStream_GetImpl, "syncStreamGetImpl");
         if (syncStreamGetImpl != null) {
             ortSyncStreamGetImpl = syncStreamGetImpl;
         }
-        kernelInfoGetEp = intercept(copy, slots, OrtEpApiSlot.KernelInfo_GetEp, Intercepted.KernelInfo_GetEp,
-                "kernelInfoGetEp");
-        kernelRegistryAddKernel = intercept(copy, slots, OrtEpApiSlot.KernelRegistry_AddKernel,
-                Intercepted.KernelRegistry_AddKernel, "kernelRegistryAddKernel");
+        kernelInfoGetEp = intercept(copy, slots, OrtEpApiSlot.KernelInfo_GetEp, "kernelInfoGetEp");
+        kernelRegistryAddKernel = intercept(copy, slots, OrtEpApiSlot.KernelRegistry_AddKernel, "kernelRegistryAddKernel");
         return copy;
     }
 
@@ -159,12 +145,12 @@ final class ApiInterception {
      * Points {@code slot} of {@code table} at this class's method {@code name}; returns ORT's function as a handle, or
      * null when the table (of {@code slots} slots) is too old to have it.
      */
-    private MethodHandle intercept(MemorySegment table, int slots, OrtEpApiSlot slot, Intercepted as, String name) {
+    private MethodHandle intercept(MemorySegment table, int slots, OrtEpApiSlot slot, String name) {
         if (slot.index() >= slots) {
             return null;
         }
         MethodHandle real = LINKER.downcallHandle(table.get(ADDRESS, slot.byteOffset()), slot.descriptor());
-        table.set(ADDRESS, slot.byteOffset(), upcall(as, name, this));
+        table.set(ADDRESS, slot.byteOffset(), upcall(Intercepted.of(slot), name, this));
         return real;
     }
 

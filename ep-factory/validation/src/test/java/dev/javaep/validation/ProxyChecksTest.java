@@ -86,11 +86,7 @@ class ProxyChecksTest {
 
     @Test
     void aCallOnAReleasedObjectIsNotForwarded() throws Throwable {
-        MemorySegment vendor = vendorStruct(OrtDataTransferImplStruct.SIZE, Map.of(
-                OrtDataTransferImplStruct.Release, stub("release", FunctionDescriptor.ofVoid(JAVA_LONG)),
-                OrtDataTransferImplStruct.CanCopy, stub("canCopy", FunctionDescriptor.of(JAVA_BOOLEAN, JAVA_LONG, JAVA_LONG, JAVA_LONG)),
-                OrtDataTransferImplStruct.CopyTensors, stub("ok4", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
-                        JAVA_LONG, JAVA_LONG, JAVA_LONG))));
+        MemorySegment vendor = dataTransferVendor();
         Proxy proxy = Proxy.create(ObjectKind.DATA_TRANSFER, vendor.address(), null, Settings.current.stubs(), 23);
         MethodHandle canCopy = LINKER.downcallHandle(MemorySegment.ofAddress(slot(proxy, OrtDataTransferImplStruct.CanCopy)),
                 FunctionDescriptor.of(JAVA_BOOLEAN, JAVA_LONG, JAVA_LONG, JAVA_LONG));
@@ -105,11 +101,7 @@ class ProxyChecksTest {
 
     @Test
     void releasedStructsAreFreedOncePushedOutOfTheQuarantine() throws Throwable {
-        MemorySegment vendor = vendorStruct(OrtDataTransferImplStruct.SIZE, Map.of(
-                OrtDataTransferImplStruct.Release, stub("release", FunctionDescriptor.ofVoid(JAVA_LONG)),
-                OrtDataTransferImplStruct.CanCopy, stub("canCopy", FunctionDescriptor.of(JAVA_BOOLEAN, JAVA_LONG, JAVA_LONG, JAVA_LONG)),
-                OrtDataTransferImplStruct.CopyTensors, stub("ok4", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
-                        JAVA_LONG, JAVA_LONG, JAVA_LONG))));
+        MemorySegment vendor = dataTransferVendor();
         Proxy first = Proxy.create(ObjectKind.DATA_TRANSFER, vendor.address(), null, Settings.current.stubs(), 23);
         first.release();
         assertTrue(Proxy.at(ObjectKind.DATA_TRANSFER, first.address).released, "in quarantine: a late call finds the tombstone");
@@ -351,6 +343,15 @@ class ProxyChecksTest {
     }
 
     // ---- the "vendor": Java upcalls behind C structs --------------------------------------------
+
+    /** A vendor's data transfer with all three slots, each counting its calls. */
+    private static MemorySegment dataTransferVendor() {
+        return vendorStruct(OrtDataTransferImplStruct.SIZE, Map.of(
+                OrtDataTransferImplStruct.Release, stub("release", FunctionDescriptor.ofVoid(JAVA_LONG)),
+                OrtDataTransferImplStruct.CanCopy, stub("canCopy", FunctionDescriptor.of(JAVA_BOOLEAN, JAVA_LONG, JAVA_LONG, JAVA_LONG)),
+                OrtDataTransferImplStruct.CopyTensors, stub("ok4", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                        JAVA_LONG, JAVA_LONG, JAVA_LONG))));
+    }
 
     private static Proxy allocatorProxy() {
         MemorySegment vendor = vendorStruct(OrtAllocatorStruct.SIZE, Map.of(
