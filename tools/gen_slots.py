@@ -26,6 +26,12 @@ ORTAPI_VERSIONS = [(101, 1), (118, 2), (124, 3), (126, 4), (149, 5), (157, 6), (
                    # 415..422: added between 25 and 28, exact split unknown: assume the newest.
                    (422, 28), (423, 28), (424, 29), (425, 30)]
 EPAPI_VERSIONS = [(1, 22), (15, 23), (49, 24), (72, 25), (73, 29)]
+# The API version of the headers the tables are transcribed from: the newest version whose table lengths are known.
+HEADER_VERSION = 30
+# Slots whose version is a guess (ORTAPI_VERSIONS above): (last index, the earliest version that may have them). A table
+# copy at a version in the guess's range takes them too (copying a pointer ORT does not have reads past ORT's table, in
+# its data; leaving out one it has would give the caller garbage).
+ORTAPI_UNCERTAIN = [(422, 25)]
 # interop_api.cc static_asserts: SignalSemaphore == 10 "version 24", DeinitGraphicsInteropForEpDevice == 12 "version 25".
 INTEROPAPI_VERSIONS = [(10, 24), (12, 25)]
 
@@ -74,7 +80,7 @@ CreateKernelRegistry ReleaseKernelRegistry KernelRegistry_AddKernel CreateKernel
 KernelDefBuilder_SetOperatorType KernelDefBuilder_SetDomain KernelDefBuilder_SetSinceVersion
 KernelDefBuilder_SetExecutionProvider KernelDefBuilder_SetInputMemType KernelDefBuilder_SetOutputMemType
 KernelDefBuilder_AddTypeConstraint KernelDefBuilder_Build ReleaseKernelDef GetTensorDataType
-CreateProfilingEvent ReleaseProfilingEvent ProfilingEventsContainer_AddEvents
+CreateProfilingEvent ReleaseProfilingEvent ProfilingEventsContainer_AddEvents KernelInfo_GetEp
 """.split()
 
 INTEROPAPI_USED = """
@@ -162,7 +168,16 @@ def slot_rows(tsv, used):
     return rows
 
 
-def generate(tsv, used, versions, enum_name, table_c_name, doc):
+def slots_at(versions, uncertain):
+    """The number of slots the table has at each API version 0..HEADER_VERSION (0 before the table existed)."""
+    counts = []
+    for v in range(HEADER_VERSION + 1):
+        lasts = [last for last, since_version in versions + uncertain if since_version <= v]
+        counts.append(max(lasts) + 1 if lasts else 0)
+    return counts
+
+
+def generate(tsv, used, versions, enum_name, table_c_name, doc, uncertain=()):
     rows = slot_rows(tsv, used)
     lines = []
     for name in sorted(used, key=lambda n: rows[n][0]):
@@ -171,6 +186,7 @@ def generate(tsv, used, versions, enum_name, table_c_name, doc):
         lines.append(f"    /** {sig} */\n    {name}({idx}, {since(idx, versions)}, {desc}),")
     lines[-1] = lines[-1][:-1] + ";"
     table_length = max(rows[name][0] for name in used) + 1
+    counts = ", ".join(str(c) for c in slots_at(versions, list(uncertain)))
     body = "\n".join(lines)
     src = f"""package dev.javaep.ort;
 
@@ -196,6 +212,18 @@ public enum {enum_name} implements FunctionSlot.Declared {{
 
     /** Number of pointers javaep reads from the {table_c_name} table (up to the highest slot declared here). */
     public static int tableLength() {{ return {table_length}; }}
+
+    /** The number of slots ORT's {table_c_name} has at each API version, by version (0: none, or not known). */
+    private static final int[] SLOTS_AT = {{{counts}}};
+
+    /**
+     * The number of slots ORT's {table_c_name} table has at API {{@code version}} (all of them, not only those declared
+     * here): what a copy of the table ORT answers for that version must take; 0 when the version is newer than the
+     * tables javaep knows (API {HEADER_VERSION}) or the table did not exist yet.
+     */
+    public static int slotsAt(int version) {{
+        return version >= 0 && version < SLOTS_AT.length ? SLOTS_AT[version] : 0;
+    }}
 }}
 """
     (OUT / f"{enum_name}.java").write_text(src)
@@ -386,8 +414,18 @@ GetTensorData GetTensorMutableData CreateMemoryInfo_V2 ReleaseMemoryInfo
 """.split()
 
 EPAPI_C_USED = """
-CreateEpDevice EpGraphSupportInfo_AddNodesToFuse EpDevice_AddAllocatorInfo
+CreateEpDevice EpGraphSupportInfo_AddNodesToFuse EpGraphSupportInfo_AddSingleNode EpDevice_AddAllocatorInfo
+CreateKernelRegistry ReleaseKernelRegistry KernelRegistry_AddKernel CreateKernelDefBuilder ReleaseKernelDefBuilder
+KernelDefBuilder_SetOperatorType KernelDefBuilder_SetDomain KernelDefBuilder_SetSinceVersion
+KernelDefBuilder_SetExecutionProvider KernelDefBuilder_AddTypeConstraint KernelDefBuilder_Build ReleaseKernelDef
+EpGraphSupportInfo_LookUpKernel GetTensorDataType
 """.split()
+
+# The function-pointer typedefs of onnxruntime_ep_c_api.h that the slots above take (the tables list slots, not typedefs).
+C_FN_TYPEDEFS = {
+    "OrtKernelCreateFunc": "typedef OrtStatus* (ORT_API_CALL *OrtKernelCreateFunc)(void* kernel_create_func_state, "
+                           "const OrtKernelInfo* info, OrtKernelImpl** kernel_out);",
+}
 
 # The field before a struct's first function pointer (the table lists function pointers only).
 C_VERSION_FIELDS = {"OrtAllocator": ["uint32_t version;"],
@@ -438,11 +476,14 @@ def generate_c_header():
     opaque = set()
     for sig in api_sigs + ep_sigs + struct_sigs:
         opaque.update(re.findall(r"\b((?:Ort|ONNX)\w+)\b", sig))
+    fn_used = sorted(t for t in opaque if t in C_FN_TYPEDEFS)
+    for t in fn_used:
+        opaque.update(re.findall(r"\b((?:Ort|ONNX)\w+)\b", C_FN_TYPEDEFS[t]))
     enums = sorted(e for e in ENUMS if e in opaque)
-    opaque = sorted(opaque - ENUMS - defined - {"OrtApi", "OrtEpApi"})
+    opaque = sorted(opaque - ENUMS - defined - {"OrtApi", "OrtEpApi"} - set(fn_used))
     fn_typedefs = [t for t in opaque if t.endswith("Fn") or t.endswith("Func")]
     if fn_typedefs:
-        raise SystemExit(f"function-pointer typedefs the C header cannot declare: {fn_typedefs}")
+        raise SystemExit(f"function-pointer typedefs the C header cannot declare (add them to C_FN_TYPEDEFS): {fn_typedefs}")
     nl = "\n"
     src = f"""/*
  * ONNX Runtime's plugin-EP ABI as a plugin EP written in C needs it: the OrtApi / OrtEpApi slots the C gallery EPs
@@ -476,6 +517,9 @@ typedef struct OrtEpApi OrtEpApi;
 /* The structs declared here. */
 {nl.join(f"typedef struct {t} {t};" for t in sorted(defined))}
 
+/* Function-pointer types the slots take. */
+{nl.join(C_FN_TYPEDEFS[t] for t in fn_used)}
+
 /* A function of a table: ORT_FN(api, OrtApi, CreateStatus)(code, message). */
 #define ORT_FN(table, Table, name) ((Table##_##name##_fn)((void* const*)(const void*)(table))[Table##_SLOT_##name])
 
@@ -497,7 +541,7 @@ typedef struct OrtEpApi OrtEpApi;
 
 
 generate("docs/reference/ortapi-slots.tsv", ORTAPI_USED, ORTAPI_VERSIONS, "OrtApiSlot", "OrtApi",
-         "The slots of {@code struct OrtApi} (onnxruntime_c_api.h) that javaep calls.")
+         "The slots of {@code struct OrtApi} (onnxruntime_c_api.h) that javaep calls.", ORTAPI_UNCERTAIN)
 generate("docs/reference/ortepapi-slots.tsv", EPAPI_USED, EPAPI_VERSIONS, "OrtEpApiSlot", "OrtEpApi",
          "The slots of {@code struct OrtEpApi} (onnxruntime_ep_c_api.h) that javaep calls.")
 generate("docs/reference/ortinteropapi-slots.tsv", INTEROPAPI_USED, INTEROPAPI_VERSIONS, "OrtInteropApiSlot",

@@ -5,6 +5,10 @@
  *
  * The same source builds the correct EP and each broken one: -DGALLERY_FAULT=FAULT_<NAME> puts in one fault, and the
  * EP is named after it (build.sh). ORT's ABI comes from ort_plugin_abi.h, generated from docs/reference/.
+ *
+ * -DGALLERY_KERNEL_REGISTRY=1 builds the other kind of plugin EP: no Compile, but an OrtKernelRegistry (OrtEp::
+ * GetKernelRegistry, API 24) with Add and Relu as registered kernels, each node an OrtKernelImpl that ORT creates
+ * through the EP's kernel-create function; GetCapability claims the nodes ORT finds a kernel for. Compute is the same.
  */
 #include "ort_plugin_abi.h"
 
@@ -19,12 +23,15 @@
 #define FAULT_CAPABILITY_ERROR 4     /* GetCapability returns an error status */
 #define FAULT_MISALIGNED_ALLOCATOR 5 /* the EP's device allocator returns 64-byte aligned + 1 */
 #define FAULT_NOT_THREAD_SAFE 6      /* Compute goes through one static scratch buffer */
-#define FAULT_DOUBLE_RELEASE 7       /* ReleaseNodeComputeInfos frees each info twice */
+#define FAULT_DOUBLE_RELEASE 7       /* ReleaseNodeComputeInfos frees each info twice (kernels: OrtKernelImpl::Release) */
 #define FAULT_CYCLE_CLAIM 8          /* GetCapability claims every Add of the graph as one group, whatever lies between */
 #define FAULT_BAD_MEMORY_INFO 9      /* the CPU device registers DEFAULT memory of a GPU, with no name */
 
 #ifndef GALLERY_FAULT
 #define GALLERY_FAULT FAULT_NONE
+#endif
+#ifndef GALLERY_KERNEL_REGISTRY
+#define GALLERY_KERNEL_REGISTRY 0
 #endif
 #ifndef GALLERY_EP_NAME
 #define GALLERY_EP_NAME "CGalleryExecutionProvider"
@@ -67,7 +74,8 @@ typedef struct GalleryFactory {
 
 typedef struct GalleryEp {
   OrtEp base;
-  void* session_buffer; /* FAULT_LEAK_PER_SESSION only */
+  void* session_buffer;        /* FAULT_LEAK_PER_SESSION only */
+  OrtKernelRegistry* registry; /* GALLERY_KERNEL_REGISTRY only */
 } GalleryEp;
 
 typedef enum GalleryOp { GALLERY_ADD, GALLERY_RELU } GalleryOp;
@@ -168,14 +176,13 @@ static void add(const Tensor* a, const Tensor* b, const int64_t* out_shape, size
 static float* volatile gallery_nowhere = NULL;
 #endif
 
-static OrtStatus* ORT_API_CALL kernel_compute(OrtNodeComputeInfo* this_ptr, void* state, OrtKernelContext* context) {
-  (void)state;
-  GalleryKernel* kernel = (GalleryKernel*)this_ptr;
+/* One node's Compute, for a fused group (OrtNodeComputeInfo) and a registered kernel (OrtKernelImpl) alike. */
+static OrtStatus* compute(GalleryOp op, OrtKernelContext* context) {
   Tensor a, b;
   int64_t out_shape[GALLERY_MAX_RANK];
   size_t rank;
   RETURN_IF_ERROR(read_input(context, 0, &a));
-  if (kernel->op == GALLERY_ADD) {
+  if (op == GALLERY_ADD) {
     RETURN_IF_ERROR(read_input(context, 1, &b));
     rank = a.rank > b.rank ? a.rank : b.rank;
     for (size_t d = 0; d < rank; d++) {
@@ -202,7 +209,7 @@ static OrtStatus* ORT_API_CALL kernel_compute(OrtNodeComputeInfo* this_ptr, void
   float* result = y;
   if (count <= sizeof shared_scratch / sizeof shared_scratch[0]) y = shared_scratch;
 #endif
-  if (kernel->op == GALLERY_ADD) {
+  if (op == GALLERY_ADD) {
     add(&a, &b, out_shape, rank, y);
   } else {
     for (size_t i = 0; i < count; i++) y[i] = a.data[i] > 0.0f ? a.data[i] : 0.0f;
@@ -220,6 +227,12 @@ static OrtStatus* ORT_API_CALL kernel_compute(OrtNodeComputeInfo* this_ptr, void
   return NULL;
 }
 
+#if !GALLERY_KERNEL_REGISTRY
+static OrtStatus* ORT_API_CALL kernel_compute(OrtNodeComputeInfo* this_ptr, void* state, OrtKernelContext* context) {
+  (void)state;
+  return compute(((GalleryKernel*)this_ptr)->op, context);
+}
+
 static OrtStatus* ORT_API_CALL kernel_create_state(OrtNodeComputeInfo* this_ptr, OrtNodeComputeContext* context,
                                                    void** state) {
   (void)context;
@@ -231,6 +244,7 @@ static void ORT_API_CALL kernel_release_state(OrtNodeComputeInfo* this_ptr, void
   (void)this_ptr;
   (void)state;
 }
+#endif
 
 /* ---- the EP ---------------------------------------------------------------------------------------------------- */
 
@@ -296,6 +310,7 @@ static OrtStatus* ORT_API_CALL ep_get_capability(OrtEp* this_ptr, const OrtGraph
 #if GALLERY_FAULT == FAULT_CAPABILITY_ERROR
   (void)graph;
   (void)support;
+  (void)supported_op; /* a kernel-registry build has no Compile that would use it */
   return gallery_error(GALLERY_ORT_EP_FAIL, GALLERY_EP_NAME ": GetCapability cannot read the graph");
 #else
   size_t count = 0;
@@ -314,6 +329,15 @@ static OrtStatus* ORT_API_CALL ep_get_capability(OrtEp* this_ptr, const OrtGraph
     if (status == NULL && op == GALLERY_ADD) nodes[adds++] = nodes[i];
   }
   if (status == NULL && adds > 0) status = EP_API(EpGraphSupportInfo_AddNodesToFuse)(support, nodes, adds, NULL);
+#elif GALLERY_KERNEL_REGISTRY
+  /* a node with a registered kernel (ORT matched op, domain, version, types and this EP's name) is claimed alone */
+  for (size_t i = 0; i < count && status == NULL; i++) {
+    int op = -1;
+    const OrtKernelDef* kernel_def = NULL;
+    status = supported_op(nodes[i], &op);
+    if (status == NULL && op >= 0) status = EP_API(EpGraphSupportInfo_LookUpKernel)(support, nodes[i], &kernel_def);
+    if (status == NULL && kernel_def != NULL) status = EP_API(EpGraphSupportInfo_AddSingleNode)(support, nodes[i]);
+  }
 #else
   for (size_t i = 0; i < count && status == NULL; i++) {
     int op = -1;
@@ -326,6 +350,87 @@ static OrtStatus* ORT_API_CALL ep_get_capability(OrtEp* this_ptr, const OrtGraph
 #endif
 }
 
+#if GALLERY_KERNEL_REGISTRY
+/* ---- the kernel registry --------------------------------------------------------------------------------------- */
+
+typedef struct GalleryOpKernel {
+  OrtKernelImpl base; /* first: the OrtKernelImpl* ORT holds is this struct */
+  GalleryOp op;
+} GalleryOpKernel;
+
+static OrtStatus* ORT_API_CALL op_kernel_compute(OrtKernelImpl* this_ptr, OrtKernelContext* context) {
+  return compute(((GalleryOpKernel*)this_ptr)->op, context);
+}
+
+static void ORT_API_CALL op_kernel_release(OrtKernelImpl* this_ptr) {
+#if GALLERY_FAULT == FAULT_DOUBLE_RELEASE
+  /* the fault: released twice, as two owners that both think they own it would (read back through a volatile, so
+   * that the compiler does not refuse to build the bug) */
+  OrtKernelImpl* volatile again = this_ptr;
+  free(this_ptr);
+  free(again);
+#else
+  free(this_ptr);
+#endif
+}
+
+/* The kernel-create functions' states: which op each registered kernel computes. */
+static const GalleryOp gallery_ops[] = {GALLERY_ADD, GALLERY_RELU};
+
+static OrtStatus* ORT_API_CALL create_op_kernel(void* state, const OrtKernelInfo* info, OrtKernelImpl** kernel_out) {
+  (void)info;
+  GalleryOpKernel* kernel = malloc(sizeof *kernel);
+  if (kernel == NULL) return gallery_error(GALLERY_ORT_EP_FAIL, GALLERY_EP_NAME ": out of memory");
+  *kernel = (GalleryOpKernel){.base = {.ort_version_supported = GALLERY_API_VERSION, .Compute = op_kernel_compute,
+                                       .Release = op_kernel_release},
+                              .op = *(const GalleryOp*)state};
+  *kernel_out = &kernel->base;
+  return NULL;
+}
+
+/* Adds the float kernel of `op_type`, opsets first..last, computing gallery_ops[op] to `registry`. A last version is
+ * named: ORT matches a kernel whose range is open (INT_MAX) only to nodes of exactly its first version. */
+static OrtStatus* add_kernel(OrtKernelRegistry* registry, const char* op_type, int first, int last, GalleryOp op) {
+  OrtKernelDefBuilder* builder = NULL;
+  OrtKernelDef* kernel_def = NULL;
+  const OrtDataType* float_type = NULL;
+  RETURN_IF_ERROR(EP_API(GetTensorDataType)(GALLERY_FLOAT, &float_type));
+  RETURN_IF_ERROR(EP_API(CreateKernelDefBuilder)(&builder));
+  OrtStatus* status = EP_API(KernelDefBuilder_SetOperatorType)(builder, op_type);
+  if (status == NULL) status = EP_API(KernelDefBuilder_SetDomain)(builder, "");
+  if (status == NULL) status = EP_API(KernelDefBuilder_SetSinceVersion)(builder, first, last);
+  if (status == NULL) status = EP_API(KernelDefBuilder_SetExecutionProvider)(builder, GALLERY_EP_NAME);
+  if (status == NULL) status = EP_API(KernelDefBuilder_AddTypeConstraint)(builder, "T", &float_type, 1);
+  if (status == NULL) status = EP_API(KernelDefBuilder_Build)(builder, &kernel_def);
+  /* the registry keeps a copy of the definition */
+  if (status == NULL) status = EP_API(KernelRegistry_AddKernel)(registry, kernel_def, create_op_kernel, (void*)&gallery_ops[op]);
+  if (kernel_def != NULL) EP_API(ReleaseKernelDef)(kernel_def);
+  EP_API(ReleaseKernelDefBuilder)(builder);
+  return status;
+}
+
+static OrtStatus* ORT_API_CALL ep_get_kernel_registry(OrtEp* this_ptr, const OrtKernelRegistry** registry) {
+  *registry = ((GalleryEp*)this_ptr)->registry;
+  return NULL;
+}
+
+/* The EP's registry, made with the EP and released with it. */
+static OrtStatus* create_registry(OrtKernelRegistry** out) {
+  OrtKernelRegistry* registry = NULL;
+  RETURN_IF_ERROR(EP_API(CreateKernelRegistry)(&registry));
+  OrtStatus* status = add_kernel(registry, "Add", 7, 14, GALLERY_ADD); /* Add-7, -13, -14: numpy broadcasting */
+  if (status == NULL) status = add_kernel(registry, "Relu", 6, 14, GALLERY_RELU);
+  if (status != NULL) {
+    EP_API(ReleaseKernelRegistry)(registry);
+    return status;
+  }
+  *out = registry;
+  return NULL;
+}
+
+static const OrtEp ep_functions = {.ort_version_supported = GALLERY_API_VERSION, .GetName = ep_get_name,
+    .GetCapability = ep_get_capability, .GetKernelRegistry = ep_get_kernel_registry};
+#else
 static const OrtNodeComputeInfo kernel_functions = {.ort_version_supported = GALLERY_API_VERSION,
     .CreateState = kernel_create_state, .Compute = kernel_compute, .ReleaseState = kernel_release_state};
 
@@ -361,6 +466,8 @@ static void ORT_API_CALL ep_release_node_compute_infos(OrtEp* this_ptr, OrtNodeC
 #endif
   }
 }
+
+#endif
 
 /* ---- the factory ----------------------------------------------------------------------------------------------- */
 
@@ -402,8 +509,10 @@ static OrtStatus* ORT_API_CALL factory_get_supported_devices(OrtEpFactory* this_
   return NULL;
 }
 
+#if !GALLERY_KERNEL_REGISTRY
 static const OrtEp ep_functions = {.ort_version_supported = GALLERY_API_VERSION, .GetName = ep_get_name,
     .GetCapability = ep_get_capability, .Compile = ep_compile, .ReleaseNodeComputeInfos = ep_release_node_compute_infos};
+#endif
 
 static OrtStatus* ORT_API_CALL factory_create_ep(OrtEpFactory* this_ptr, const OrtHardwareDevice* const* devices,
                                                  const OrtKeyValuePairs* const* metadata, size_t num_devices,
@@ -418,6 +527,13 @@ static OrtStatus* ORT_API_CALL factory_create_ep(OrtEpFactory* this_ptr, const O
   GalleryEp* ep = malloc(sizeof *ep);
   if (ep == NULL) return gallery_error(GALLERY_ORT_EP_FAIL, GALLERY_EP_NAME ": out of memory");
   *ep = (GalleryEp){.base = ep_functions};
+#if GALLERY_KERNEL_REGISTRY
+  OrtStatus* status = create_registry(&ep->registry);
+  if (status != NULL) {
+    free(ep);
+    return status;
+  }
+#endif
 #if GALLERY_FAULT == FAULT_LEAK_PER_SESSION
   /* The fault: a per-session buffer ReleaseEp forgets (touched, so it is resident). */
   ep->session_buffer = malloc(1 << 20);
@@ -429,6 +545,9 @@ static OrtStatus* ORT_API_CALL factory_create_ep(OrtEpFactory* this_ptr, const O
 
 static void ORT_API_CALL factory_release_ep(OrtEpFactory* this_ptr, OrtEp* ep) {
   (void)this_ptr;
+#if GALLERY_KERNEL_REGISTRY
+  EP_API(ReleaseKernelRegistry)(((GalleryEp*)ep)->registry);
+#endif
   free(ep);
 }
 

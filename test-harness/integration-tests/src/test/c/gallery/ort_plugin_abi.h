@@ -38,6 +38,7 @@ typedef int OrtWeightlessSupport;
 typedef struct OrtApi OrtApi;
 typedef struct OrtEpApi OrtEpApi;
 typedef struct OrtCustomOpDomain OrtCustomOpDomain;
+typedef struct OrtDataType OrtDataType;
 typedef struct OrtDeviceEpIncompatibilityDetails OrtDeviceEpIncompatibilityDetails;
 typedef struct OrtEpDevice OrtEpDevice;
 typedef struct OrtEpGraphSupportInfo OrtEpGraphSupportInfo;
@@ -50,6 +51,9 @@ typedef struct OrtGraph OrtGraph;
 typedef struct OrtGraphicsInteropConfig OrtGraphicsInteropConfig;
 typedef struct OrtHardwareDevice OrtHardwareDevice;
 typedef struct OrtKernelContext OrtKernelContext;
+typedef struct OrtKernelDef OrtKernelDef;
+typedef struct OrtKernelDefBuilder OrtKernelDefBuilder;
+typedef struct OrtKernelInfo OrtKernelInfo;
 typedef struct OrtKernelRegistry OrtKernelRegistry;
 typedef struct OrtKeyValuePairs OrtKeyValuePairs;
 typedef struct OrtLogger OrtLogger;
@@ -82,6 +86,9 @@ typedef struct OrtKernelImpl OrtKernelImpl;
 typedef struct OrtNodeComputeInfo OrtNodeComputeInfo;
 typedef struct OrtSyncNotificationImpl OrtSyncNotificationImpl;
 typedef struct OrtSyncStreamImpl OrtSyncStreamImpl;
+
+/* Function-pointer types the slots take. */
+typedef OrtStatus* (ORT_API_CALL *OrtKernelCreateFunc)(void* kernel_create_func_state, const OrtKernelInfo* info, OrtKernelImpl** kernel_out);
 
 /* A function of a table: ORT_FN(api, OrtApi, CreateStatus)(code, message). */
 #define ORT_FN(table, Table, name) ((Table##_##name##_fn)((void* const*)(const void*)(table))[Table##_SLOT_##name])
@@ -145,8 +152,38 @@ typedef OrtStatus* (ORT_API_CALL *OrtApi_GetTensorElementTypeAndShapeDataReferen
 typedef OrtStatus* (ORT_API_CALL *OrtEpApi_CreateEpDevice_fn)(OrtEpFactory* ep_factory, const OrtHardwareDevice* hardware_device, const OrtKeyValuePairs* ep_metadata, const OrtKeyValuePairs* ep_options, OrtEpDevice** ep_device); enum { OrtEpApi_SLOT_CreateEpDevice = 0 /* since API 22 */ };
 /* OrtStatus* EpGraphSupportInfo_AddNodesToFuse(OrtEpGraphSupportInfo* graph_support_info, const OrtNode* const* nodes, size_t num_nodes, const OrtNodeFusionOptions* node_fusion_options) */
 typedef OrtStatus* (ORT_API_CALL *OrtEpApi_EpGraphSupportInfo_AddNodesToFuse_fn)(OrtEpGraphSupportInfo* graph_support_info, const OrtNode* const* nodes, size_t num_nodes, const OrtNodeFusionOptions* node_fusion_options); enum { OrtEpApi_SLOT_EpGraphSupportInfo_AddNodesToFuse = 2 /* since API 23 */ };
+/* OrtStatus* EpGraphSupportInfo_AddSingleNode(OrtEpGraphSupportInfo* graph_support_info, const OrtNode* node) */
+typedef OrtStatus* (ORT_API_CALL *OrtEpApi_EpGraphSupportInfo_AddSingleNode_fn)(OrtEpGraphSupportInfo* graph_support_info, const OrtNode* node); enum { OrtEpApi_SLOT_EpGraphSupportInfo_AddSingleNode = 3 /* since API 23 */ };
 /* OrtStatus* EpDevice_AddAllocatorInfo(OrtEpDevice* ep_device, const OrtMemoryInfo* allocator_memory_info) */
 typedef OrtStatus* (ORT_API_CALL *OrtEpApi_EpDevice_AddAllocatorInfo_fn)(OrtEpDevice* ep_device, const OrtMemoryInfo* allocator_memory_info); enum { OrtEpApi_SLOT_EpDevice_AddAllocatorInfo = 5 /* since API 23 */ };
+/* OrtStatus* CreateKernelRegistry(OrtKernelRegistry** kernel_registry) */
+typedef OrtStatus* (ORT_API_CALL *OrtEpApi_CreateKernelRegistry_fn)(OrtKernelRegistry** kernel_registry); enum { OrtEpApi_SLOT_CreateKernelRegistry = 18 /* since API 24 */ };
+/* void ReleaseKernelRegistry(OrtKernelRegistry* input) */
+typedef void (ORT_API_CALL *OrtEpApi_ReleaseKernelRegistry_fn)(OrtKernelRegistry* input); enum { OrtEpApi_SLOT_ReleaseKernelRegistry = 19 /* since API 24 */ };
+/* OrtStatus* KernelRegistry_AddKernel(OrtKernelRegistry* kernel_registry, const OrtKernelDef* kernel_def, OrtKernelCreateFunc kernel_create_func, void* kernel_create_func_state) */
+typedef OrtStatus* (ORT_API_CALL *OrtEpApi_KernelRegistry_AddKernel_fn)(OrtKernelRegistry* kernel_registry, const OrtKernelDef* kernel_def, OrtKernelCreateFunc kernel_create_func, void* kernel_create_func_state); enum { OrtEpApi_SLOT_KernelRegistry_AddKernel = 20 /* since API 24 */ };
+/* OrtStatus* CreateKernelDefBuilder(OrtKernelDefBuilder** kernel_def_builder_out) */
+typedef OrtStatus* (ORT_API_CALL *OrtEpApi_CreateKernelDefBuilder_fn)(OrtKernelDefBuilder** kernel_def_builder_out); enum { OrtEpApi_SLOT_CreateKernelDefBuilder = 21 /* since API 24 */ };
+/* void ReleaseKernelDefBuilder(OrtKernelDefBuilder* input) */
+typedef void (ORT_API_CALL *OrtEpApi_ReleaseKernelDefBuilder_fn)(OrtKernelDefBuilder* input); enum { OrtEpApi_SLOT_ReleaseKernelDefBuilder = 22 /* since API 24 */ };
+/* OrtStatus* KernelDefBuilder_SetOperatorType(OrtKernelDefBuilder* kernel_def_builder, const char* op_type) */
+typedef OrtStatus* (ORT_API_CALL *OrtEpApi_KernelDefBuilder_SetOperatorType_fn)(OrtKernelDefBuilder* kernel_def_builder, const char* op_type); enum { OrtEpApi_SLOT_KernelDefBuilder_SetOperatorType = 23 /* since API 24 */ };
+/* OrtStatus* KernelDefBuilder_SetDomain(OrtKernelDefBuilder* kernel_def_builder, const char* domain) */
+typedef OrtStatus* (ORT_API_CALL *OrtEpApi_KernelDefBuilder_SetDomain_fn)(OrtKernelDefBuilder* kernel_def_builder, const char* domain); enum { OrtEpApi_SLOT_KernelDefBuilder_SetDomain = 24 /* since API 24 */ };
+/* OrtStatus* KernelDefBuilder_SetSinceVersion(OrtKernelDefBuilder* kernel_def_builder, int since_version_start, int since_version_end) */
+typedef OrtStatus* (ORT_API_CALL *OrtEpApi_KernelDefBuilder_SetSinceVersion_fn)(OrtKernelDefBuilder* kernel_def_builder, int since_version_start, int since_version_end); enum { OrtEpApi_SLOT_KernelDefBuilder_SetSinceVersion = 25 /* since API 24 */ };
+/* OrtStatus* KernelDefBuilder_SetExecutionProvider(OrtKernelDefBuilder* kernel_def_builder, const char* ep_name) */
+typedef OrtStatus* (ORT_API_CALL *OrtEpApi_KernelDefBuilder_SetExecutionProvider_fn)(OrtKernelDefBuilder* kernel_def_builder, const char* ep_name); enum { OrtEpApi_SLOT_KernelDefBuilder_SetExecutionProvider = 26 /* since API 24 */ };
+/* OrtStatus* KernelDefBuilder_AddTypeConstraint(OrtKernelDefBuilder* kernel_def_builder, const char* arg_name, const OrtDataType* const* types, size_t num_types) */
+typedef OrtStatus* (ORT_API_CALL *OrtEpApi_KernelDefBuilder_AddTypeConstraint_fn)(OrtKernelDefBuilder* kernel_def_builder, const char* arg_name, const OrtDataType* const* types, size_t num_types); enum { OrtEpApi_SLOT_KernelDefBuilder_AddTypeConstraint = 29 /* since API 24 */ };
+/* OrtStatus* KernelDefBuilder_Build(OrtKernelDefBuilder* kernel_def_builder, OrtKernelDef** kernel_def_out) */
+typedef OrtStatus* (ORT_API_CALL *OrtEpApi_KernelDefBuilder_Build_fn)(OrtKernelDefBuilder* kernel_def_builder, OrtKernelDef** kernel_def_out); enum { OrtEpApi_SLOT_KernelDefBuilder_Build = 32 /* since API 24 */ };
+/* void ReleaseKernelDef(OrtKernelDef* input) */
+typedef void (ORT_API_CALL *OrtEpApi_ReleaseKernelDef_fn)(OrtKernelDef* input); enum { OrtEpApi_SLOT_ReleaseKernelDef = 33 /* since API 24 */ };
+/* OrtStatus* GetTensorDataType(ONNXTensorElementDataType elem_type, const OrtDataType** out) */
+typedef OrtStatus* (ORT_API_CALL *OrtEpApi_GetTensorDataType_fn)(ONNXTensorElementDataType elem_type, const OrtDataType** out); enum { OrtEpApi_SLOT_GetTensorDataType = 40 /* since API 24 */ };
+/* OrtStatus* EpGraphSupportInfo_LookUpKernel(OrtEpGraphSupportInfo* graph_support_info, const OrtNode* node, const OrtKernelDef** out_kernel_def) */
+typedef OrtStatus* (ORT_API_CALL *OrtEpApi_EpGraphSupportInfo_LookUpKernel_fn)(OrtEpGraphSupportInfo* graph_support_info, const OrtNode* node, const OrtKernelDef** out_kernel_def); enum { OrtEpApi_SLOT_EpGraphSupportInfo_LookUpKernel = 41 /* since API 24 */ };
 
 /* ---- the callback structs (not here: OrtExternalMemoryHandle, OrtExternalSemaphoreHandle, whose data fields the table does not list) ---- */
 

@@ -355,4 +355,16 @@ public enum OrtApiSlot implements FunctionSlot.Declared {
 
     /** Number of pointers javaep reads from the OrtApi table (up to the highest slot declared here). */
     public static int tableLength() { return 424; }
+
+    /** The number of slots ORT's OrtApi has at each API version, by version (0: none, or not known). */
+    private static final int[] SLOTS_AT = {0, 102, 119, 125, 127, 150, 158, 162, 170, 192, 204, 210, 219, 225, 239, 255, 266, 276, 280, 280, 285, 285, 318, 390, 415, 423, 423, 423, 424, 425, 426};
+
+    /**
+     * The number of slots ORT's OrtApi table has at API {@code version} (all of them, not only those declared
+     * here): what a copy of the table ORT answers for that version must take; 0 when the version is newer than the
+     * tables javaep knows (API 30) or the table did not exist yet.
+     */
+    public static int slotsAt(int version) {
+        return version >= 0 && version < SLOTS_AT.length ? SLOTS_AT[version] : 0;
+    }
 }

@@ -78,6 +78,8 @@ public enum OrtEpApiSlot implements FunctionSlot.Declared {
     GetTensorDataType(40, 24, FunctionDescriptor.of(STATUS, ENUM, POINTER)),
     /** OrtStatus* EpGraphSupportInfo_LookUpKernel(OrtEpGraphSupportInfo* graph_support_info, const OrtNode* node, const OrtKernelDef** out_kernel_def) */
     EpGraphSupportInfo_LookUpKernel(41, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
+    /** OrtStatus* KernelInfo_GetEp(const OrtKernelInfo* info, const OrtEp** ep) */
+    KernelInfo_GetEp(43, 24, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* GetEnvConfigEntries(OrtKeyValuePairs** config_entries) */
     GetEnvConfigEntries(49, 24, FunctionDescriptor.of(STATUS, POINTER)),
     /** OrtStatus* CreateProfilingEvent(OrtProfilingEventCategory category, int32_t process_id, int32_t thread_id, const char* event_name, int64_t timestamp_us, int64_t duration_us, const char* const* arg_keys, const char* const* arg_values, size_t num_args, OrtProfilingEvent** out) */
@@ -97,4 +99,16 @@ public enum OrtEpApiSlot implements FunctionSlot.Declared {
 
     /** Number of pointers javaep reads from the OrtEpApi table (up to the highest slot declared here). */
     public static int tableLength() { return 73; }
+
+    /** The number of slots ORT's OrtEpApi has at each API version, by version (0: none, or not known). */
+    private static final int[] SLOTS_AT = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 16, 50, 73, 73, 73, 73, 74, 74};
+
+    /**
+     * The number of slots ORT's OrtEpApi table has at API {@code version} (all of them, not only those declared
+     * here): what a copy of the table ORT answers for that version must take; 0 when the version is newer than the
+     * tables javaep knows (API 30) or the table did not exist yet.
+     */
+    public static int slotsAt(int version) {
+        return version >= 0 && version < SLOTS_AT.length ? SLOTS_AT[version] : 0;
+    }
 }

@@ -43,4 +43,16 @@ public enum OrtInteropApiSlot implements FunctionSlot.Declared {
 
     /** Number of pointers javaep reads from the OrtInteropApi table (up to the highest slot declared here). */
     public static int tableLength() { return 11; }
+
+    /** The number of slots ORT's OrtInteropApi has at each API version, by version (0: none, or not known). */
+    private static final int[] SLOTS_AT = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11, 13, 13, 13, 13, 13, 13};
+
+    /**
+     * The number of slots ORT's OrtInteropApi table has at API {@code version} (all of them, not only those declared
+     * here): what a copy of the table ORT answers for that version must take; 0 when the version is newer than the
+     * tables javaep knows (API 30) or the table did not exist yet.
+     */
+    public static int slotsAt(int version) {
+        return version >= 0 && version < SLOTS_AT.length ? SLOTS_AT[version] : 0;
+    }
 }

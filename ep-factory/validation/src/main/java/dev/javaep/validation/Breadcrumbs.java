@@ -37,6 +37,12 @@ public final class Breadcrumbs {
     static final int SLOT_SIZE = 64;
     static final int DEPTH = (SLOT_SIZE - 12) / 4;
     private static final long SLOTS_AT = HEADER + (long) NAMES * NAME_SIZE;
+    /**
+     * The id of the layer's {@code OrtKernelCreateFunc} ({@link KernelCreations}): a function, not a slot of a struct, so
+     * it takes the last id of the kernel's range, which no slot of {@code OrtKernelImpl} reaches.
+     */
+    static final int KERNEL_CREATE = id(ObjectKind.KERNEL, SLOTS_PER_KIND - 1);
+    static final String KERNEL_CREATE_NAME = "OrtKernelCreateFunc";
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
@@ -74,6 +80,8 @@ public final class Breadcrumbs {
                         * NAME_SIZE, Math.min(name.length, NAME_SIZE - 1));
             }
         }
+        byte[] create = KERNEL_CREATE_NAME.getBytes(StandardCharsets.UTF_8);
+        MemorySegment.copy(create, 0, map, ValueLayout.JAVA_BYTE, HEADER + (long) KERNEL_CREATE * NAME_SIZE, create.length);
         map.set(LONG, 0, MAGIC); // last: a reader never sees a header without its names
     }
 

@@ -4,10 +4,12 @@ import dev.javaep.ort.CallbackSlot;
 import dev.javaep.ort.OrtAllocatorStruct;
 import dev.javaep.ort.OrtDataTransferImplStruct;
 import dev.javaep.ort.OrtEpFactoryStruct;
+import dev.javaep.ort.OrtEpProfilerImplStruct;
 import dev.javaep.ort.OrtEpStruct;
 import dev.javaep.ort.OrtExternalMemoryHandleStruct;
 import dev.javaep.ort.OrtExternalResourceImporterImplStruct;
 import dev.javaep.ort.OrtExternalSemaphoreHandleStruct;
+import dev.javaep.ort.OrtKernelImplStruct;
 import dev.javaep.ort.OrtNodeComputeInfoStruct;
 import dev.javaep.ort.OrtSyncNotificationImplStruct;
 import dev.javaep.ort.OrtSyncStreamImplStruct;
@@ -39,7 +41,20 @@ enum ObjectKind {
     IMPORTER(OrtExternalResourceImporterImplStruct.class, OrtExternalResourceImporterImplStruct.SIZE, Set.of()),
     /** An imported memory handle: data fields (device, descriptor) before its one slot, copied into the proxy. */
     MEMORY_HANDLE(OrtExternalMemoryHandleStruct.class, OrtExternalMemoryHandleStruct.SIZE, Set.of()),
-    SEMAPHORE_HANDLE(OrtExternalSemaphoreHandleStruct.class, OrtExternalSemaphoreHandleStruct.SIZE, Set.of());
+    SEMAPHORE_HANDLE(OrtExternalSemaphoreHandleStruct.class, OrtExternalSemaphoreHandleStruct.SIZE, Set.of()),
+    /**
+     * A kernel of a kernel-registry EP, made by the vendor's {@code OrtKernelCreateFunc} ({@link KernelCreations}).
+     * ORT's {@code PluginEpOpKernel} calls Compute and Release without a check; PrePackWeight and
+     * SetSharedPrePackedWeight are optional.
+     */
+    KERNEL(OrtKernelImplStruct.class, OrtKernelImplStruct.SIZE, Set.of(OrtKernelImplStruct.Compute,
+            OrtKernelImplStruct.Release)),
+    /**
+     * An EP's profiler ({@code OrtEp::CreateProfiler}, API 25). ORT's {@code PluginEpProfiler} refuses one without
+     * Release, StartProfiling or EndProfiling (a status, not a crash) and checks StartEvent and StopEvent before each
+     * call, so none is required here.
+     */
+    PROFILER(OrtEpProfilerImplStruct.class, OrtEpProfilerImplStruct.SIZE, Set.of());
 
     final List<CallbackSlot> slots;
     final long size;

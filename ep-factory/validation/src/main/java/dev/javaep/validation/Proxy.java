@@ -1,9 +1,13 @@
 package dev.javaep.validation;
 
 import dev.javaep.ort.CallbackSlot;
-import java.lang.foreign.Arena;
+import dev.javaep.ort.OrtApi;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
@@ -11,20 +15,35 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One proxied EP-owned object: the struct ORT holds (ours) in front of the vendor's. The proxy struct is never freed,
- * so that a call on a released proxy is recognised rather than landing in reused memory (a few hundred bytes per
- * object). Behind the struct's last slot sit a magic word and this proxy's id: {@link #at} finds the proxy of a
- * {@code this_ptr} with one read and no hashing.
+ * One proxied EP-owned object: the struct ORT holds (ours) in front of the vendor's. Behind the struct's last slot sit a
+ * magic word and this proxy's id: {@link #at} finds the proxy of a {@code this_ptr} with one read and no hashing.
+ *
+ * <p>The struct lives as long as the vendor's object, and a little longer: at its release it goes into a quarantine of
+ * the last {@value #QUARANTINE} released structs, where a late call or a second release still lands in the layer's
+ * stub, finds the released proxy's tombstone by its id and is refused as {@link Violation#USE_AFTER_RELEASE} or
+ * {@link Violation#DOUBLE_RELEASE}. Pushed out of the quarantine, the struct's magic word is cleared and it is freed,
+ * with its id and its tombstone: a process that makes sessions, streams and notifications for days keeps a bounded
+ * number of them. A call through a pointer released longer ago than that is no longer recognised (the memory may
+ * hold anything by then).
  */
+@SuppressWarnings("restricted") // the layer stands between two C libraries: raw pointers and native calls are its work
 final class Proxy {
     private static final long MAGIC = 0x6a61766165705641L; // "javaepVA"
     private static final long TRAILER = 16;
     /** All of memory, to read what ORT passes as {@code this} without making a segment per call. */
-    @SuppressWarnings("restricted")
     static final MemorySegment MEMORY = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    /** How many released structs stay allocated for late calls to be recognised. */
+    static final int QUARANTINE = 4096;
+    private static final MethodHandle CALLOC = libc("calloc", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    private static final MethodHandle FREE = libc("free", FunctionDescriptor.ofVoid(ValueLayout.JAVA_LONG));
     private static final Object LOCK = new Object();
     private static volatile Proxy[] byId = new Proxy[64];
     private static int nextId;
+    /** Ids of freed structs, for new proxies (under LOCK). */
+    private static final ArrayDeque<Integer> freeIds = new ArrayDeque<>();
+    /** The released proxies whose structs are still allocated, oldest first (under LOCK). */
+    private static final ArrayDeque<Proxy> quarantine = new ArrayDeque<>();
     /** Proxy address → proxy, for arguments (not {@code this}) that name an object: rare calls, checked before reading. */
     private static final Map<Long, Proxy> BY_ADDRESS = new ConcurrentHashMap<>();
     /** Vendor factory address → its proxy, for the CreateEpDevice swap. */
@@ -93,13 +112,12 @@ final class Proxy {
     static Proxy create(ObjectKind kind, long vendor, Proxy parent, Stubs stubs, int knownVersion) {
         int vendorVersion = MEMORY.get(ValueLayout.JAVA_INT, vendor);
         int version = Math.min(vendorVersion, knownVersion);
-        MemorySegment struct = Arena.global().allocate(kind.size + TRAILER, 8);
+        MemorySegment struct = allocate(kind.size + TRAILER);
         struct.set(ValueLayout.JAVA_INT, 0, version);
-        // A handle's data fields (device, descriptor) sit between its version and its slot: ORT and the app may read them.
+        // What sits between the version and the first slot is copied: a handle's data fields (device, descriptor),
+        // which ORT and the app may read, and OrtKernelImpl's flags.
         long dataEnd = kind.slots.getFirst().byteOffset();
-        if (dataEnd > 8) {
-            MemorySegment.copy(MEMORY, vendor + 8, struct, 8, dataEnd - 8);
-        }
+        MemorySegment.copy(MEMORY, vendor + 4, struct, 4, dataEnd - 4);
         long[] functions = new long[kind.slots.size()];
         for (CallbackSlot slot : kind.slots) {
             if (slot.since() > version) {
@@ -118,7 +136,8 @@ final class Proxy {
         Proxy proxy = new Proxy(kind, vendor, struct.address(), functions, version, parent);
         struct.set(ValueLayout.JAVA_LONG, kind.size, MAGIC);
         synchronized (LOCK) {
-            int id = nextId++;
+            Integer free = freeIds.poll();
+            int id = free != null ? free : nextId++;
             Proxy[] table = byId;
             if (id >= table.length) {
                 table = Arrays.copyOf(table, table.length * 2);
@@ -167,7 +186,19 @@ final class Proxy {
      * still live are returned (leaks, when any).
      */
     Set<Proxy> release() {
-        released = true;
+        Proxy tombstone = new Proxy(this);
+        synchronized (LOCK) {
+            if (released) {
+                return Set.of(); // two threads released it at once: the first one's tombstone stands
+            }
+            released = true;
+            byId[id()] = tombstone;
+            quarantine.add(tombstone);
+            if (quarantine.size() > QUARANTINE) {
+                quarantine.poll().free();
+            }
+        }
+        BY_ADDRESS.put(address, tombstone);
         if (parent != null) {
             parent.children.remove(this);
             if (parent.parent != null && parent.released) {
@@ -177,13 +208,50 @@ final class Proxy {
         if (kind == ObjectKind.FACTORY) {
             FACTORY_BY_VENDOR.remove(vendor, this);
         }
-        Proxy tombstone = new Proxy(this);
-        int id = (int) MEMORY.get(ValueLayout.JAVA_LONG, address + kind.size + 8);
-        synchronized (LOCK) {
-            byId[id] = tombstone;
-        }
-        BY_ADDRESS.put(address, tombstone);
         return Set.copyOf(children);
+    }
+
+    private int id() {
+        return (int) MEMORY.get(ValueLayout.JAVA_LONG, address + kind.size + 8);
+    }
+
+    /** Frees a tombstone's struct, pushed out of the quarantine, with its id (under LOCK). */
+    private void free() {
+        int id = id();
+        MEMORY.set(ValueLayout.JAVA_LONG, address + kind.size, 0L); // no longer a proxy, whatever the memory becomes
+        byId[id] = null;
+        freeIds.push(id);
+        BY_ADDRESS.remove(address, this);
+        try {
+            FREE.invokeExact(address);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+    }
+
+    /** How many released structs are still allocated (for tests). */
+    static int quarantined() {
+        synchronized (LOCK) {
+            return quarantine.size();
+        }
+    }
+
+    private static MemorySegment allocate(long bytes) {
+        long address;
+        try {
+            address = (long) CALLOC.invokeExact(1L, bytes);
+        } catch (Throwable t) {
+            throw OrtApi.rethrow(t);
+        }
+        if (address == 0) {
+            throw new OutOfMemoryError("javaep validation: no memory for a proxy of " + bytes + " bytes");
+        }
+        return MemorySegment.ofAddress(address).reinterpret(bytes);
+    }
+
+    private static MethodHandle libc(String name, FunctionDescriptor descriptor) {
+        Linker linker = Linker.nativeLinker();
+        return linker.downcallHandle(linker.defaultLookup().find(name).orElseThrow(), descriptor);
     }
 
     String describe() {

@@ -20,7 +20,7 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
     /** ORT's {@code kAllocAlignment}: what ORT assumes of every allocation (docs/conformance.md, allocators.alignment). */
     static final long ALLOC_ALIGNMENT = 64;
     /** Written into a required out-parameter before the call: still there after a success means the vendor never set it. */
-    private static final long UNSET = 0x0BADC0DE0BADC0DEL;
+    static final long UNSET = 0x0BADC0DE0BADC0DEL;
     /** The vendor pointers a ReleaseNodeComputeInfos forwards, per thread, from before the vendor's call to exit. */
     private static final ThreadLocal<Arena> RELEASE_ARRAYS = new ThreadLocal<>();
 
@@ -305,7 +305,10 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
         }
         if (vendor != 0) {
             Settings settings = Settings.current;
-            MEMORY.set(ValueLayout.JAVA_LONG, out, Proxy.create(rule.creates(), vendor, p, settings.stubs(),
+            // a profiler is not counted among its EP's live objects: when ORT releases it, before or after the EP, is
+            // the session profiler's business (a LEAK there would be a guess)
+            Proxy parent = rule.creates() == ObjectKind.PROFILER ? null : p;
+            MEMORY.set(ValueLayout.JAVA_LONG, out, Proxy.create(rule.creates(), vendor, parent, settings.stubs(),
                     settings.knownVersion()).address);
         }
         return null;

@@ -4,10 +4,12 @@ import dev.javaep.ort.CallbackSlot;
 import dev.javaep.ort.OrtAllocatorStruct;
 import dev.javaep.ort.OrtDataTransferImplStruct;
 import dev.javaep.ort.OrtEpFactoryStruct;
+import dev.javaep.ort.OrtEpProfilerImplStruct;
 import dev.javaep.ort.OrtEpStruct;
 import dev.javaep.ort.OrtExternalMemoryHandleStruct;
 import dev.javaep.ort.OrtExternalResourceImporterImplStruct;
 import dev.javaep.ort.OrtExternalSemaphoreHandleStruct;
+import dev.javaep.ort.OrtKernelImplStruct;
 import dev.javaep.ort.OrtNodeComputeInfoStruct;
 import dev.javaep.ort.OrtSyncNotificationImplStruct;
 import dev.javaep.ort.OrtSyncStreamImplStruct;
@@ -61,6 +63,10 @@ record SlotRule(Action action, ObjectKind creates, int argument, boolean require
             case OrtExternalMemoryHandleStruct.Release, OrtExternalSemaphoreHandleStruct.Release ->
                     simple(Action.RELEASE_SELF, 0);
             case OrtExternalResourceImporterImplStruct importer -> importer(importer);
+            // a kernel's Compute may run on several threads at once (ORT's OpKernel::Compute is const: concurrent Runs
+            // of one session share it), so unlike a compute state it is not watched for that
+            case OrtKernelImplStruct.Release, OrtEpProfilerImplStruct.Release -> simple(Action.RELEASE_SELF, 0);
+            case OrtEpStruct.CreateProfiler -> new SlotRule(Action.CREATE, ObjectKind.PROFILER, 1, false);
             default -> PLAIN;
         };
     }

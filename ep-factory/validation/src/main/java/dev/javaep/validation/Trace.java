@@ -16,9 +16,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Trace mode: every forwarded call as a Chrome trace-event "complete" event (name, start, duration, thread), in one
  * JSON file that Perfetto and chrome://tracing open. Events are queued by the calling thread and appended to the
- * file every {@value #FLUSH_MILLIS} ms by a daemon thread, at the last ReleaseEpFactory and at JVM shutdown; each
- * append ends with the closing brackets, which the next one overwrites, so the file is whole JSON after every flush
- * and a crash loses only the events of its last {@value #FLUSH_MILLIS} ms.
+ * file every {@value #FLUSH_MILLIS} ms by a daemon thread and at the last ReleaseEpFactory; each append ends with the
+ * closing brackets, which the next one overwrites, so the file is whole JSON after every flush and a crash loses only
+ * the events of its last {@value #FLUSH_MILLIS} ms. At JVM shutdown the layer {@link #close}s it: the flushing thread
+ * stops, the last events are written and the file is closed.
  */
 final class Trace {
     static final long FLUSH_MILLIS = 1000;
@@ -31,6 +32,7 @@ final class Trace {
     private final long pid = ProcessHandle.current().pid();
     private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
     private final FileChannel out;
+    private final ScheduledExecutorService flusher;
     /** Where the next event goes: the closing brackets after it are overwritten by the next flush. */
     private long end;
     private boolean first = true;
@@ -45,7 +47,7 @@ final class Trace {
         } catch (IOException e) {
             throw new UncheckedIOException("javaep validation: cannot write the trace " + file, e);
         }
-        ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
+        flusher = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("javaep-validation-trace-flush").factory());
         flusher.scheduleWithFixedDelay(this::write, FLUSH_MILLIS, FLUSH_MILLIS, TimeUnit.MILLISECONDS);
     }
@@ -60,7 +62,7 @@ final class Trace {
 
     /** Appends the events queued since the last write, then the closing brackets. */
     synchronized void write() {
-        if (events.isEmpty()) {
+        if (events.isEmpty() || !out.isOpen()) {
             return;
         }
         StringBuilder json = new StringBuilder();
@@ -80,6 +82,25 @@ final class Trace {
             out.write(ByteBuffer.wrap(CLOSING), end);
         } catch (IOException e) {
             throw new UncheckedIOException("javaep validation: cannot write the trace " + file, e);
+        }
+    }
+
+    /** Stops the flushing thread, writes what is queued and closes the file; events recorded after it are dropped. */
+    void close() {
+        flusher.shutdown();
+        try {
+            flusher.awaitTermination(FLUSH_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            try {
+                write();
+                out.force(false);
+                out.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("javaep validation: cannot close the trace " + file, e);
+            }
         }
     }
 }

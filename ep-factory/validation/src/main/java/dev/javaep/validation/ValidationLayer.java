@@ -145,7 +145,7 @@ public final class ValidationLayer implements EpLibraryLayer {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 Settings settings = Settings.current;
                 if (settings != null && settings.trace() != null) {
-                    settings.trace().write();
+                    settings.trace().close();
                 }
             }, "javaep-validation-trace"));
         }
@@ -156,10 +156,14 @@ public final class ValidationLayer implements EpLibraryLayer {
         String slow = Settings.setting("javaep.validate.slow.ms", "JAVAEP_VALIDATE_SLOW_MS");
         Settings previous = Settings.current;
         Stubs stubs = previous != null ? previous.stubs() : new Stubs();
+        Trace trace = file("javaep.validate.trace", "JAVAEP_VALIDATE_TRACE", previous, Settings::trace, Trace::file,
+                Trace::new);
+        if (previous != null && previous.trace() != null && previous.trace() != trace) {
+            previous.trace().close(); // a re-registration that traces elsewhere, or not at all
+        }
         return new Settings(strict != null && (strict.equals("1") || strict.equalsIgnoreCase("true")),
-                (slow == null ? 1000 : Long.parseLong(slow)) * 1_000_000L,
-                file("javaep.validate.trace", "JAVAEP_VALIDATE_TRACE", previous, Settings::trace, Trace::file, Trace::new),
-                new StatusReader(api.address()), stubs, OrtApi.COMPILED_API_VERSION,
+                (slow == null ? 1000 : Long.parseLong(slow)) * 1_000_000L, trace,
+                new StatusReader(api), stubs, OrtApi.COMPILED_API_VERSION,
                 file("javaep.validate.breadcrumbs", "JAVAEP_VALIDATE_BREADCRUMBS", previous, Settings::breadcrumbs,
                         Breadcrumbs::file, Breadcrumbs::new),
                 file(ReportFile.PROPERTY, ReportFile.ENVIRONMENT, previous, Settings::reports, ReportFile::file,

@@ -54,7 +54,7 @@ class ImporterProxyTest {
     @BeforeEach
     void layerSettings() {
         Violations.clear();
-        Settings.current = new Settings(false, Long.MAX_VALUE, null, new StatusReader(fakeOrtApi()), new Stubs(),
+        Settings.current = new Settings(false, Long.MAX_VALUE, null, new StatusReader(new OrtApi(fakeOrtApi(), OrtApi.COMPILED_API_VERSION)), new Stubs(),
                 OrtApi.COMPILED_API_VERSION, null, null);
         nullHandleOnSuccess = false;
         HANDLE_RELEASES.set(0);

@@ -14,6 +14,7 @@ import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtDataTransferImplStruct;
 import dev.javaep.ort.OrtEpFactoryStruct;
 import dev.javaep.ort.OrtEpStruct;
+import dev.javaep.ort.OrtKernelImplStruct;
 import dev.javaep.ort.OrtNodeComputeInfoStruct;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -85,11 +86,7 @@ class ProxyChecksTest {
 
     @Test
     void aCallOnAReleasedObjectIsNotForwarded() throws Throwable {
-        MemorySegment vendor = vendorStruct(OrtDataTransferImplStruct.SIZE, Map.of(
-                OrtDataTransferImplStruct.Release, stub("release", FunctionDescriptor.ofVoid(JAVA_LONG)),
-                OrtDataTransferImplStruct.CanCopy, stub("canCopy", FunctionDescriptor.of(JAVA_BOOLEAN, JAVA_LONG, JAVA_LONG, JAVA_LONG)),
-                OrtDataTransferImplStruct.CopyTensors, stub("ok4", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
-                        JAVA_LONG, JAVA_LONG, JAVA_LONG))));
+        MemorySegment vendor = dataTransferVendor();
         Proxy proxy = Proxy.create(ObjectKind.DATA_TRANSFER, vendor.address(), null, Settings.current.stubs(), 23);
         MethodHandle canCopy = LINKER.downcallHandle(MemorySegment.ofAddress(slot(proxy, OrtDataTransferImplStruct.CanCopy)),
                 FunctionDescriptor.of(JAVA_BOOLEAN, JAVA_LONG, JAVA_LONG, JAVA_LONG));
@@ -100,6 +97,67 @@ class ProxyChecksTest {
         assertEquals(before, VENDOR_CALLS.get(), "the released object's vendor is not called");
         assertEquals(Map.of(Violation.USE_AFTER_RELEASE, 1L), Violations.counts());
         assertEquals("OrtDataTransferImpl::CanCopy", Violations.recent().getFirst().callback());
+    }
+
+    @Test
+    void releasedStructsAreFreedOncePushedOutOfTheQuarantine() throws Throwable {
+        MemorySegment vendor = dataTransferVendor();
+        Proxy first = Proxy.create(ObjectKind.DATA_TRANSFER, vendor.address(), null, Settings.current.stubs(), 23);
+        first.release();
+        assertTrue(Proxy.at(ObjectKind.DATA_TRANSFER, first.address).released, "in quarantine: a late call finds the tombstone");
+        for (int i = 0; i < Proxy.QUARANTINE; i++) {
+            Proxy.create(ObjectKind.DATA_TRANSFER, vendor.address(), null, Settings.current.stubs(), 23).release();
+        }
+        assertEquals(Proxy.QUARANTINE, Proxy.quarantined(), "a bounded number of released structs stays allocated");
+        // the first struct was the one freed by the last release, and nothing was allocated since: its address is no proxy
+        assertEquals(null, Proxy.find(ObjectKind.DATA_TRANSFER, first.address));
+        assertEquals(Map.of(), Violations.counts());
+    }
+
+    @Test
+    void kernelsOfAKernelRegistryAreProxiedAndTheirReleasesChecked() throws Throwable {
+        MemorySegment vendorKernel = vendorStruct(OrtKernelImplStruct.SIZE, 24, Map.of(
+                OrtKernelImplStruct.Compute, stub("ok1", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG)),
+                OrtKernelImplStruct.Release, stub("release", FunctionDescriptor.ofVoid(JAVA_LONG))));
+        vendorKernelToCreate = vendorKernel.address();
+        long state = KernelCreations.state(stub("createKernel", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                JAVA_LONG)).address(), 0x5eed);
+        MethodHandle create = LINKER.downcallHandle(KernelCreations.CREATE,
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+        MemorySegment out = ARENA.allocate(8, 8);
+        assertEquals(0L, (long) create.invokeExact(state, 0L, out.address()));
+        assertEquals(0x5eedL, createdWithState, "the vendor's create function gets its own state");
+        Proxy kernel = Proxy.find(ObjectKind.KERNEL, out.get(JAVA_LONG, 0));
+        assertTrue(kernel != null && kernel.vendor == vendorKernel.address(), "ORT gets the proxy of the vendor's kernel");
+
+        int before = VENDOR_CALLS.get();
+        assertEquals(0L, callLong(kernel, OrtKernelImplStruct.Compute, 0x42));
+        callLong(kernel, OrtKernelImplStruct.Release);
+        callLong(kernel, OrtKernelImplStruct.Release); // twice: refused, not forwarded
+        callLong(kernel, OrtKernelImplStruct.Compute, 0x42); // after Release: refused (the status needs ORT, absent here)
+        assertEquals(before + 2, VENDOR_CALLS.get(), "the vendor saw one Compute and one Release");
+        assertEquals(Map.of(Violation.DOUBLE_RELEASE, 1L, Violation.USE_AFTER_RELEASE, 1L), Violations.counts());
+        assertEquals(List.of("OrtKernelImpl::Release", "OrtKernelImpl::Compute"),
+                Violations.recent().stream().map(Violations.Report::callback).toList());
+
+        vendorKernelToCreate = 0; // a create that succeeds with no kernel: refused (a status, with ORT), ORT gets NULL
+        long ignored = (long) create.invokeExact(state, 0L, out.address());
+        assertEquals(0L, out.get(JAVA_LONG, 0));
+        assertEquals(1L, Violations.counts().get(Violation.OUT_PARAMETER_UNSET));
+    }
+
+    private static volatile long vendorKernelToCreate;
+    private static volatile long createdWithState;
+
+    private static long createKernel(long state, long info, long out) {
+        createdWithState = state;
+        Proxy.MEMORY.set(JAVA_LONG, out, vendorKernelToCreate);
+        return 0L;
+    }
+
+    private static long ok1(long self, long a) {
+        VENDOR_CALLS.incrementAndGet();
+        return 0L;
     }
 
     @Test
@@ -285,6 +343,15 @@ class ProxyChecksTest {
     }
 
     // ---- the "vendor": Java upcalls behind C structs --------------------------------------------
+
+    /** A vendor's data transfer with all three slots, each counting its calls. */
+    private static MemorySegment dataTransferVendor() {
+        return vendorStruct(OrtDataTransferImplStruct.SIZE, Map.of(
+                OrtDataTransferImplStruct.Release, stub("release", FunctionDescriptor.ofVoid(JAVA_LONG)),
+                OrtDataTransferImplStruct.CanCopy, stub("canCopy", FunctionDescriptor.of(JAVA_BOOLEAN, JAVA_LONG, JAVA_LONG, JAVA_LONG)),
+                OrtDataTransferImplStruct.CopyTensors, stub("ok4", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                        JAVA_LONG, JAVA_LONG, JAVA_LONG))));
+    }
 
     private static Proxy allocatorProxy() {
         MemorySegment vendor = vendorStruct(OrtAllocatorStruct.SIZE, Map.of(

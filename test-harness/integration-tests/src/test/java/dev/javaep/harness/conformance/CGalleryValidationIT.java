@@ -74,6 +74,36 @@ class CGalleryValidationIT {
     }
 
     @Test
+    void correctKernelRegistryEpPassesBehindTheLayerWithNoViolation() {
+        KitReport report = validated("kernels", "CGalleryKernelsExecutionProvider",
+                Set.of("registration", "bad-input", "concurrency"));
+        assertEquals(0, report.exitCode(), report.results()::toString);
+        for (CheckResult result : report.results()) {
+            assertTrue(result.verdict() == Verdict.PASS || result.verdict() == Verdict.SKIP, result::toString);
+            assertFalse(result.reason().contains("validation layer saw"), result::toString);
+        }
+        // the kernels ORT created through the registry are the layer's proxies: their Compute's refusal is seen there
+        assertVerdict(report, "bad-input.run-wrong-shape", Verdict.PASS,
+                "error status(es) through the layer: STATUS in OrtKernelImpl::Compute");
+    }
+
+    @Test
+    void crashInARegisteredKernelIsAttributedToOrtKernelImplCompute() {
+        KitReport report = validatedBroken("kernels_crash_in_compute", "CGalleryKernelsCrashInComputeExecutionProvider",
+                Set.of("concurrency"));
+        assertVerdict(report, "concurrency.shared-session", Verdict.CRASH, "died while running concurrency.shared-session",
+                "crashed in OrtKernelImpl::Compute", "SIGSEGV");
+    }
+
+    @Test
+    void doubleReleaseOfARegisteredKernelIsAttributedToOrtKernelImplRelease() {
+        KitReport report = validatedBroken("kernels_double_release", "CGalleryKernelsDoubleReleaseExecutionProvider",
+                Set.of("registration"));
+        // as with the compile path's, the second free is inside the vendor's own Release (ORT released the kernel once)
+        assertVerdict(report, "registration.creates-ep", Verdict.CRASH, "crashed in OrtKernelImpl::Release", "double free");
+    }
+
+    @Test
     void misalignedAllocatorIsReportedByTheLayerInAlloc() {
         KitReport report = validatedBroken("misaligned_allocator", "CGalleryMisalignedAllocatorExecutionProvider",
                 Set.of("allocators"));

@@ -81,12 +81,19 @@ class ValidationLayerIT {
     }
 
     @Test
-    void theKernelRegistryPathIsForwardedUnvalidated() {
-        float[] sum = runBehindTheLayer(JavaKernelRegistryTestExecutionProvider.NAME, Map.of(), "test_add");
+    void theKernelRegistryPathGoesThroughTheLayersKernelProxies() throws IOException {
+        Path trace = work.resolve("kernels-trace.json");
+        float[] sum = runBehindTheLayer(JavaKernelRegistryTestExecutionProvider.NAME,
+                Map.of("javaep.validate.trace", trace.toString()), "test_add");
         for (int i = 0; i < 60; i++) {
             assertEquals(X[i] + Y[i], sum[i], "sum[" + i + "] from the per-op kernel behind the layer");
         }
         assertEquals(Map.of(), Violations.counts(), () -> "violations: " + Violations.recent());
+        // the kernel ORT created through the registry is the layer's proxy: its creation, Computes and Release are seen
+        Map<String, Integer> events = eventCounts(Files.readString(trace));
+        assertEquals(1, events.getOrDefault("OrtKernelCreateFunc", 0), events::toString);
+        assertEquals(2, events.getOrDefault("OrtKernelImpl::Compute", 0), "two Runs: " + events);
+        assertEquals(1, events.getOrDefault("OrtKernelImpl::Release", 0), events::toString);
     }
 
     @Test
