@@ -616,8 +616,16 @@ public final class CudaDriver {
     public void launchKernel(long function, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
             int sharedMemBytes, long stream, MemorySegment kernelParams) {
         MemorySegment params = kernelParams == null ? MemorySegment.NULL : kernelParams;
-        call(CudaFunction.cuLaunchKernel, h -> (int) h.invokeExact(function, gridX, gridY, gridZ, blockX, blockY,
-                blockZ, sharedMemBytes, stream, params, MemorySegment.NULL));
+        // invoked here rather than through call(): a lambda capturing eleven arguments would be an allocation per
+        // launch; the result takes the same check (a sticky error still records the context as lost)
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuLaunchKernel).invokeExact(function, gridX, gridY, gridZ, blockX,
+                    blockY, blockZ, sharedMemBytes, stream, params, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuLaunchKernel, r);
     }
 
     // ---- external resource interop ----------------------------------------------------------

@@ -51,12 +51,25 @@ public final class CudaKernelLibrary implements AutoCloseable {
      * caller has made the device's context current). {@code sharedBytes} is its dynamic shared memory.
      */
     public void launch(CudaSource source, LaunchShape shape, int sharedBytes, long stream, KernelArguments args) {
-        long function = compiled.computeIfAbsent(source, this::compile)[1];
+        launch(function(source), source.entry(), shape, sharedBytes, stream, args);
+    }
+
+    /**
+     * The {@code CUfunction} of the CUDA C kernel {@code source} on this device, compiled on first use. A source seen
+     * before is one map lookup (a {@link CudaSource} caches its hash in its strings) and allocates nothing.
+     */
+    public long function(CudaSource source) {
+        long[] entry = compiled.get(source);
+        return (entry != null ? entry : compiled.computeIfAbsent(source, this::compile))[1];
+    }
+
+    /** Queues the CUDA C kernel {@code function} ({@link #function}) named {@code entry} on {@code stream}. */
+    public void launch(long function, String entry, LaunchShape shape, int sharedBytes, long stream, KernelArguments args) {
         CudaKernelLaunchEvent event = FlightRecorder.AVAILABLE ? CudaKernelLaunchEvent.beginIfRecorded() : null;
         driver.launchKernel(function, shape.gridX(), shape.gridY(), shape.gridZ(), shape.blockX(), shape.blockY(),
                 shape.blockZ(), sharedBytes, stream, args.pointers());
         if (event != null) {
-            CudaKernelLaunchEvent.commit(event, source.entry(), shape.gridX(), shape.gridY(), shape.gridZ(),
+            CudaKernelLaunchEvent.commit(event, entry, shape.gridX(), shape.gridY(), shape.gridZ(),
                     shape.blockX(), shape.blockY(), shape.blockZ(), stream);
         }
     }

@@ -540,10 +540,29 @@ public final class CudaSubgraphProgram implements CompiledNode {
             return off || anyHostStep ? Optional.empty() : CudaGraphs.of(device.driver());
         }
 
+        /**
+         * The graph the last replay or capture launched, with what it was captured for: a Run that brings the same
+         * input shapes and addresses and gets its outputs at the same addresses replays it after comparing them in
+         * place, building no key (the steady state of a bound Run allocates nothing here). Null after an eviction or
+         * close destroyed it.
+         */
+        private volatile LastGraph last;
+
         /** Replays (or captures and launches) this Run; false when it must run eagerly. */
         boolean replay(KernelContext context, Tensor[] values, long stream) {
             if (gaveUp != null) {
                 return false;
+            }
+            LastGraph hit = last;
+            if (hit != null && hit.sameInputs(values) && hit.sameOutputs(context, values)) {
+                synchronized (this) {
+                    if (last == hit) { // not evicted meanwhile; launched under the lock, as below
+                        api.launch(hit.executable, stream);
+                        missesInARow = 0;
+                        replays++;
+                        return true;
+                    }
+                }
             }
             ShapeSignature signature = signature(values);
             long[][] shapes;
@@ -572,6 +591,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 if (executable != null) {
                     // launched under the lock: an eviction cannot destroy it between lookup and launch
                     api.launch(executable, stream);
+                    last = new LastGraph(key, shapes, executable);
                     missesInARow = 0;
                     replays++;
                     return true;
@@ -644,11 +664,58 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 captures++;
                 Iterator<Map.Entry<GraphKey, Long>> eldest = executables.entrySet().iterator();
                 while (executables.size() > MAX_GRAPHS) {
-                    api.destroyExec(eldest.next().getValue());
+                    long evicted = eldest.next().getValue();
+                    if (last != null && last.executable == evicted) {
+                        last = null;
+                    }
+                    api.destroyExec(evicted);
                     eldest.remove();
                 }
+                last = new LastGraph(key, outputShapesOf(key.shapes()), executable);
             }
             return true;
+        }
+
+        private synchronized long[][] outputShapesOf(ShapeSignature signature) {
+            return outputShapes.get(signature);
+        }
+
+        /** A graph and the key it was captured for, compared field by field against a Run's values. */
+        private final class LastGraph {
+            private final GraphKey key;
+            private final long[][] outputShapes;
+            private final long executable;
+
+            LastGraph(GraphKey key, long[][] outputShapes, long executable) {
+                this.key = key;
+                this.outputShapes = outputShapes;
+                this.executable = executable;
+            }
+
+            boolean sameInputs(Tensor[] values) {
+                long[][] shapes = key.shapes().shapes();
+                for (int i = 0; i < fusedInputSlots.length; i++) {
+                    Tensor input = fusedInputSlots[i] == NONE ? null : values[fusedInputSlots[i]];
+                    if (input == null ? shapes[i] != null || key.inputs()[i] != 0
+                            : !Arrays.equals(shapes[i], input.shape()) || input.data().address() != key.inputs()[i]) {
+                        return false;
+                    }
+                }
+                return outputShapes != null;
+            }
+
+            /** Asks ORT for the outputs at the captured shapes (what these inputs give) and compares their addresses. */
+            boolean sameOutputs(KernelContext context, Tensor[] values) {
+                boolean same = true;
+                for (int i = 0; i < outputSlots.length; i++) {
+                    if (outputSlots[i] != NONE) {
+                        Tensor output = context.output(i, outputShapes[i]);
+                        values[outputSlots[i]] = output;
+                        same &= output.data().address() == key.outputs()[i];
+                    }
+                }
+                return same;
+            }
         }
 
         /** An eager Run completed: remember its output shapes (or stop, when it read device values on the host). */
@@ -700,6 +767,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 return; // the graphs and memory went with the context, or there are none
             }
             device.makeCurrent();
+            last = null;
             for (long executable : executables.values()) {
                 api.destroyExec(executable);
             }

@@ -18,6 +18,8 @@ import dev.javaep.spi.ops.ConvOps.ConvGeometry;
  * direct kernels of {@link ConvSources}, as {@link ConvBackend} chose when the node was compiled.
  */
 final class ConvolutionNode extends CudaNode {
+    /** The epilogue parameters of a kernel without an activation (one array, not one per launch). */
+    private static final float[] NO_PARAMS = {};
 
     /** How a resolved convolution is computed on the device; every input is checked and Y allocated before. */
     interface Algorithm {
@@ -34,7 +36,7 @@ final class ConvolutionNode extends CudaNode {
             long blocked = g.outChannelsPerGroup() > 1 ? ConvSources.CHANNELS_PER_THREAD : 1;
             long threads = g.batch() * g.group() * Math.ceilDiv(g.outChannelsPerGroup(), blocked) * g.outputSpatialSize();
             kernels.launch(ConvSources.conv(type, blocked > 1, activation), kernels.linear(threads), 0, stream,
-                    arguments(g, x, w, b, y).floats(activation == null ? new float[0] : activation.params(), 8));
+                    arguments(g, x, w, b, y).floats(activation == null ? NO_PARAMS : activation.params(), 8));
         };
     }
 
@@ -68,7 +70,7 @@ final class ConvolutionNode extends CudaNode {
                 new LaunchShape(gridX, gridY, 1, LaunchShape.LINEAR_BLOCK, 1, 1), 0, stream,
                 KernelArguments.begin().u64(address(y)).u64(b == null ? 0 : address(b)).i64(planes).i64(spatial)
                         .i64(g.outChannels()).i32(vectors ? 1 : 0)
-                        .floats(activation == null ? new float[0] : activation.params(), 8));
+                        .floats(activation == null ? NO_PARAMS : activation.params(), 8));
     }
 
     private final ConvAttributes attributes;

@@ -1,0 +1,91 @@
+package dev.javaep.cuda;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.cuda.driver.CudaException;
+import dev.javaep.cuda.driver.FakeCuda;
+import dev.javaep.cuda.kernel.KernelSlot;
+import dev.javaep.spi.ElementType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The launch path allocates nothing on the Java heap (issue 13), over the stand-in libcuda: cuLaunchKernel is invoked
+ * without a capturing lambda, yet a sticky error it returns still marks the context lost; a kernel slot's key
+ * carries the element types it was packed from.
+ */
+class HotPathAllocationTest extends FakeDeviceTest {
+    private static final int BATCHES = 20;
+    private static final int LAUNCHES = 2_000;
+
+    private static long allocatedBytes() {
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+    }
+
+    @Test
+    void aKernelLaunchAllocatesNothing() {
+        device.makeCurrent();
+        long module = driver.moduleLoadData("// fake module");
+        long function = driver.moduleGetFunction(module, "add_one");
+        long data = driver.memAlloc(4);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment params = arena.allocate(ADDRESS, 2);
+            params.setAtIndex(ADDRESS, 0, arena.allocateFrom(JAVA_LONG, data));
+            params.setAtIndex(ADDRESS, 1, arena.allocateFrom(JAVA_INT, 1));
+            // the lowest batch: the first ones may still run interpreted code or JIT compiler bookkeeping
+            double lowest = Double.MAX_VALUE;
+            for (int batch = 0; batch < BATCHES; batch++) {
+                long before = allocatedBytes();
+                for (int i = 0; i < LAUNCHES; i++) {
+                    driver.launchKernel(function, 1, 1, 1, 1, 1, 1, 0, 0L, params);
+                }
+                lowest = Math.min(lowest, (allocatedBytes() - before) / (double) LAUNCHES);
+            }
+            assertTrue(lowest < 1, "bytes allocated per cuLaunchKernel: " + lowest);
+        } finally {
+            driver.memFree(data);
+            driver.moduleUnload(module);
+        }
+    }
+
+    @Test
+    void aStickyErrorFromALaunchStillMarksTheContextLost() {
+        CudaDriver own = fake.driver(); // a driver of its own: lost contexts are remembered per driver
+        CudaDevice lost = CudaDevice.open(own, 1);
+        lost.makeCurrent();
+        long module = own.moduleLoadData("// fake module");
+        try {
+            long function = own.moduleGetFunction(module, "add_one");
+            fake.loseContext(FakeCuda.ILLEGAL_ADDRESS);
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment params = arena.allocate(ADDRESS, 2);
+                CudaException e = assertThrows(CudaException.class,
+                        () -> own.launchKernel(function, 1, 1, 1, 1, 1, 1, 0, 0L, params));
+                assertEquals(FakeCuda.ILLEGAL_ADDRESS, e.result());
+            }
+            assertTrue(own.contextLoss(lost.contextHandle()).isPresent(), "the launch's sticky error lost the context");
+        } finally {
+            fake.loseContext(0);
+            own.moduleUnload(module);
+            lost.close();
+        }
+    }
+
+    @Test
+    void aKernelSlotKeyCarriesItsElementTypes() {
+        long key = KernelSlot.key(ElementType.FLOAT16, ElementType.INT64, ElementType.DOUBLE);
+        assertEquals(ElementType.FLOAT16, KernelSlot.type(key, 0));
+        assertEquals(ElementType.INT64, KernelSlot.type(key, 1));
+        assertEquals(ElementType.DOUBLE, KernelSlot.type(key, 2));
+        assertTrue(KernelSlot.key(ElementType.FLOAT, ElementType.FLOAT16) != KernelSlot.key(ElementType.FLOAT16,
+                ElementType.FLOAT), "the order of the types is part of the key");
+    }
+}
