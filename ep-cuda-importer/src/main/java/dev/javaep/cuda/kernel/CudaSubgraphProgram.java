@@ -122,6 +122,11 @@ public final class CudaSubgraphProgram implements CompiledNode {
     private CudaStepTimer stepTimer;
     /** Per output of the fused node: the slot that holds it, or {@link #NONE} for an omitted one. */
     private final int[] outputSlots;
+    /**
+     * Per thread: the value array of the Run it computes (by slot), reused by its next Run rather than allocated per
+     * Run; emptied when the Run ends. A thread computes one Run of a group at a time.
+     */
+    private final ThreadLocal<Tensor[]> runValues;
     /** Replays this group's launches as CUDA graphs; null where it is off or cannot ({@link GraphReplay#eligible}). */
     private final GraphReplay graphs;
 
@@ -132,6 +137,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
         this.name = name;
         this.steps = steps;
         this.slotCount = slotCount;
+        this.runValues = ThreadLocal.withInitial(() -> new Tensor[slotCount]);
         this.fusedInputSlots = fusedInputSlots;
         this.fusedOutputOf = fusedOutputOf;
         this.intermediateOf = intermediateOf;
@@ -437,20 +443,24 @@ public final class CudaSubgraphProgram implements CompiledNode {
     public void compute(KernelContext context) {
         device.makeCurrent();
         long stream = context.computeStream();
-        Tensor[] values = new Tensor[slotCount];
-        for (int i = 0; i < fusedInputSlots.length; i++) {
-            if (fusedInputSlots[i] != NONE) {
-                values[fusedInputSlots[i]] = context.input(i);
+        Tensor[] values = runValues.get();
+        try {
+            for (int i = 0; i < fusedInputSlots.length; i++) {
+                if (fusedInputSlots[i] != NONE) {
+                    values[fusedInputSlots[i]] = context.input(i);
+                }
             }
-        }
-        StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
-        if (graphs != null && profiler == null && stream != 0 && graphs.replay(context, values, stream)) {
-            return;
-        }
-        long copies = deviceToHostCopies.get();
-        runSteps(context, values, stream, profiler);
-        if (graphs != null) {
-            graphs.completed(values, deviceToHostCopies.get() != copies);
+            StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
+            if (graphs != null && profiler == null && stream != 0 && graphs.replay(context, values, stream)) {
+                return;
+            }
+            long copies = deviceToHostCopies.get();
+            runSteps(context, values, stream, profiler);
+            if (graphs != null) {
+                graphs.completed(values, deviceToHostCopies.get() != copies);
+            }
+        } finally {
+            Arrays.fill(values, null); // the Run's tensors are ORT's for this Run only
         }
     }
 
