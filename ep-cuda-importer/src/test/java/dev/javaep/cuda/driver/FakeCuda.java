@@ -131,6 +131,22 @@ public final class FakeCuda {
         return build("libfakecuda_graphs.so", List.of("-DFAKE_GRAPHS"));
     }
 
+    /**
+     * Another stand-in library from this package's C resource {@code source}, built with gcc into {@code name} and
+     * loaded (the fake libcudnn); skips the calling test where gcc is missing.
+     */
+    public static Path buildLibrary(String source, String name) {
+        Gcc.assumeAvailable();
+        try {
+            Path so = Gcc.workDir().resolve(name).toAbsolutePath();
+            Gcc.compile(List.of("-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", so.toString(),
+                    Gcc.resource(source).toString()));
+            return so;
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot build " + source, e);
+        }
+    }
+
     private static FakeCuda build(String name, List<String> defines) {
         Gcc.assumeAvailable();
         try {

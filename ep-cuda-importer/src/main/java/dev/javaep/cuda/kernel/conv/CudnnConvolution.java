@@ -76,8 +76,9 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
             fallback.queue(kernels, stream, g, type, x, w, b, y);
             return;
         }
-        synchronized (cudnn) {
-            long handle = cudnn.handle(driver.ctxGetCurrent(), stream);
+        long context = driver.ctxGetCurrent();
+        synchronized (cudnn.lock(context)) { // per context: convolutions on other GPUs do not wait
+            long handle = cudnn.handle(context, stream);
             long workspace = plan.workspaceBytes() > 0 ? driver.memAllocAsync(plan.workspaceBytes(), stream) : 0;
             try {
                 cudnn.check(cudnn.convolve(transposed, handle, plan.in(), x.data().address(), plan.filter(),
@@ -150,8 +151,9 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
         long handle;
         int algorithm;
         long workspaceBytes;
-        synchronized (cudnn) {
-            handle = cudnn.handle(driver.ctxGetCurrent(), stream);
+        long context = driver.ctxGetCurrent();
+        synchronized (cudnn.lock(context)) {
+            handle = cudnn.handle(context, stream);
             algorithm = known != null ? known : fastest(driver, stream, handle, in, x, filter, w, convolution, out, y);
             workspaceBytes = algorithm < 0 ? 0 : cudnn.workspace(transposed, handle, in, filter, convolution, out, algorithm);
         }
