@@ -293,27 +293,48 @@ public final class CudaSubgraphProgram implements CompiledNode {
 
         int[] last = lastStep.stream().mapToInt(Integer::intValue).toArray();
         Step[] steps = new Step[nodes.size()];
-        for (int s = 0; s < steps.length; s++) {
-            int step = s;
-            int[] lastReadHere = IntStream.range(0, last.length).filter(v -> last[v] == step).toArray();
-            CpuKernel hostKernel = hostSteps.get(s);
-            CudaKernelFactory fused = fusedKernels.get(nodes.get(s));
-            CompiledNode kernel = hostKernel != null ? null : fused != null ? fused.on(device) : kernels.apply(nodes.get(s));
-            steps[s] = new Step(nodes.get(s), kernel, hostKernel, stepInputs.get(s), stepOutputs.get(s), lastReadHere);
+        try {
+            for (int s = 0; s < steps.length; s++) {
+                int step = s;
+                int[] lastReadHere = IntStream.range(0, last.length).filter(v -> last[v] == step).toArray();
+                CpuKernel hostKernel = hostSteps.get(s);
+                CudaKernelFactory fused = fusedKernels.get(nodes.get(s));
+                CompiledNode kernel = hostKernel != null ? null : fused != null ? fused.on(device) : kernels.apply(nodes.get(s));
+                steps[s] = new Step(nodes.get(s), kernel, hostKernel, stepInputs.get(s), stepOutputs.get(s), lastReadHere);
+            }
+            HostTensor[] constants = new HostTensor[constantValues.size()];
+            Arena constantMemory = Arena.ofAuto(); // lives as long as the program can reach it
+            for (int slot = 0; slot < constants.length; slot++) {
+                TensorValue value = constantValues.get(slot);
+                if (value != null) {
+                    constants[slot] = hostCopy(constantMemory, value);
+                }
+            }
+            return new CudaSubgraphProgram(device, groupName, steps, fusedOutputOf.size(), fusedInputSlots,
+                    fusedOutputOf.stream().mapToInt(Integer::intValue).toArray(),
+                    intermediateOf.stream().mapToInt(Integer::intValue).toArray(),
+                    intermediateTypes.toArray(ElementType[]::new),
+                    firstStep.stream().mapToInt(Integer::intValue).toArray(), last, constants);
+        } catch (RuntimeException | Error failure) {
+            closeCreated(steps, failure);
+            throw failure;
         }
-        HostTensor[] constants = new HostTensor[constantValues.size()];
-        Arena constantMemory = Arena.ofAuto(); // lives as long as the program can reach it
-        for (int slot = 0; slot < constants.length; slot++) {
-            TensorValue value = constantValues.get(slot);
-            if (value != null) {
-                constants[slot] = hostCopy(constantMemory, value);
+    }
+
+    /**
+     * A compile that failed part-way closes the step kernels it had made (cuDNN descriptors, device memory, modules
+     * they hold): ORT never sees the program, so nothing else would. Their close failures are added to {@code failure}.
+     */
+    private static void closeCreated(Step[] steps, Throwable failure) {
+        for (Step step : steps) {
+            if (step != null && step.kernel() != null) {
+                try {
+                    step.kernel().close();
+                } catch (RuntimeException e) {
+                    failure.addSuppressed(e);
+                }
             }
         }
-        return new CudaSubgraphProgram(device, groupName, steps, fusedOutputOf.size(), fusedInputSlots,
-                fusedOutputOf.stream().mapToInt(Integer::intValue).toArray(),
-                intermediateOf.stream().mapToInt(Integer::intValue).toArray(),
-                intermediateTypes.toArray(ElementType[]::new),
-                firstStep.stream().mapToInt(Integer::intValue).toArray(), last, constants);
     }
 
     /**

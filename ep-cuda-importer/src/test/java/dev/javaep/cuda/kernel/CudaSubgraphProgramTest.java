@@ -333,6 +333,36 @@ class CudaSubgraphProgramTest extends FakeDeviceTest {
     }
 
     @Test
+    void aCompileThatFailsPartWayClosesTheStepKernelsItMade() {
+        List<String> closed = new ArrayList<>();
+        java.util.function.Function<Node, CompiledNode> kernels = node -> {
+            if (node.opType().equals("Mul")) {
+                throw new IllegalArgumentException("no Mul today");
+            }
+            CompiledNode real = CudaOps.compile(node, device);
+            return new CompiledNode() {
+                @Override
+                public void compute(dev.javaep.spi.KernelContext context) {
+                    real.compute(context);
+                }
+
+                @Override
+                public void close() {
+                    closed.add(node.opType());
+                    real.close();
+                }
+            };
+        };
+        Graph g = group(node("Add", List.of("x", "y"), "sum"), node("Relu", List.of("sum"), "relu"),
+                node("Mul", List.of("relu", "y"), "out"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CudaSubgraphProgram.compile(g,
+                fused(List.of("x", "y"), List.of("out")), device, kernels, CpuKernels::forNode,
+                CudaSubgraphProgram.EpilogueFusion.NONE));
+        assertEquals("no Mul today", e.getMessage());
+        assertEquals(List.of("Add", "Relu"), closed, "ORT never gets the program: its compile releases what it made");
+    }
+
+    @Test
     void theProgramIsWhatTheEpCompilesForEveryGroup() {
         CompiledNode single = CudaSubgraphProgram.compile(group(node("Relu", List.of("x"), "y")),
                 fused(List.of("x"), List.of("y")), device);
