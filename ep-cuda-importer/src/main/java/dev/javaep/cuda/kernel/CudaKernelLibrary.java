@@ -80,7 +80,12 @@ public final class CudaKernelLibrary implements AutoCloseable {
                 device.computeCapabilityMinor(), List.of());
         try (Arena arena = Arena.ofConfined()) {
             long loaded = driver.moduleLoadImage(arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, cubin));
-            return new long[] {loaded, driver.moduleGetFunction(loaded, source.entry())};
+            try {
+                return new long[] {loaded, driver.moduleGetFunction(loaded, source.entry())};
+            } catch (RuntimeException e) {
+                driver.moduleUnload(loaded); // no entry in the map: close() would never unload it
+                throw e;
+            }
         }
     }
 
