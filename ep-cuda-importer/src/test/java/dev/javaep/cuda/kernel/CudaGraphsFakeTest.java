@@ -16,7 +16,6 @@ import dev.javaep.cuda.driver.FakeCuda;
 import dev.javaep.spi.ElementType;
 import java.lang.management.ManagementFactory;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -32,13 +31,6 @@ class CudaGraphsFakeTest {
     @BeforeAll
     static void buildFake() {
         fake = FakeCuda.buildWithGraphs();
-    }
-
-    @AfterAll
-    static void clearTheFault() {
-        if (fake != null) {
-            fake.loseContext(0);
-        }
     }
 
     private static long allocatedBytes() {

@@ -227,14 +227,15 @@ final class HotPathBenchmark {
      */
     static void runCuda(OrtEnvironment env) {
         EpDevice cuda = env.epDevice(CUDA); // throws, naming the devices there are, where JavaCuda has none
-        System.out.printf("JavaCuda's work per Run of one compiled group (device tensors bound once, RunWithBinding; %,d Runs "
-                + "after %,d warm-up Runs; float[%d])%n%n", RUNS, WARM_UP, LENGTH);
-        if (!BridgeStatistics.ENABLED) {
-            System.out.println("(bridge statistics are off: start the JVM with -Djavaep.bridge.statistics=true for the Compute columns)");
-        }
-        System.out.println("| model | graphs | µs/Run | µs/Run in Compute | heap bytes/Run in Compute | heap bytes/Run (Run's thread) "
-                + "| GCs over the Runs | resident KiB growth over the Runs |");
-        System.out.println("|---|---|---:|---:|---:|---:|---:|---:|");
+        // (main turns the bridge statistics on, which the Compute columns need; run-suite's step does too)
+        System.out.printf("""
+                JavaCuda's work per Run of one compiled group (device tensors bound once, RunWithBinding; %,d Runs after \
+                %,d warm-up Runs; float[%d]; bridge statistics %s)
+
+                | model | graphs | µs/Run | µs/Run in Compute | heap bytes/Run in Compute | heap bytes/Run (Run's thread) \
+                | GCs over the Runs | resident KiB growth over the Runs |
+                |---|---|---:|---:|---:|---:|---:|---:|
+                """, RUNS, WARM_UP, LENGTH, BridgeStatistics.ENABLED ? "on" : "OFF: no Compute columns");
         String previous = System.getProperty(GRAPHS_PROPERTY);
         try {
             for (Workload w : workloads()) {
