@@ -41,11 +41,11 @@ class CudaGraphsFakeTest {
     void aStickyErrorAtGraphLaunchMarksTheContextLost() {
         CudaDriver driver = fake.driver(); // lost contexts are remembered per driver
         dev.javaep.cuda.CudaDevice device = dev.javaep.cuda.CudaDevice.open(driver, 0);
+        device.makeCurrent();
+        CudaGraphs graphs = CudaGraphs.of(driver).orElseThrow();
+        graphs.beginCapture(STREAM);
+        long exec = graphs.instantiate(graphs.endCapture(STREAM));
         try {
-            device.makeCurrent();
-            CudaGraphs graphs = CudaGraphs.of(driver).orElseThrow();
-            graphs.beginCapture(STREAM);
-            long exec = graphs.instantiate(graphs.endCapture(STREAM));
             graphs.launch(exec, STREAM);
             fake.loseContext(FakeCuda.ILLEGAL_ADDRESS);
             CudaException e = assertThrows(CudaException.class, () -> graphs.launch(exec, STREAM));
@@ -54,6 +54,7 @@ class CudaGraphsFakeTest {
             assertThrows(CudaContextLostException.class, device::makeCurrent, "later calls fail fast");
         } finally {
             fake.loseContext(0);
+            fake.driver().graphExecDestroy(exec); // through a driver whose context is not lost: the fake's count stays true
             device.close();
         }
     }
@@ -88,8 +89,9 @@ class CudaGraphsFakeTest {
                 // before issue 13: 184 bytes (a key's arrays, record and signature, a Long, the Run's value array)
                 assertTrue(lowest < 8, "bytes per replayed Run: " + lowest);
             }
+            long live = fake.counter("fake_live_graph_execs");
             program.close();
-            assertEquals(0, fake.counter("fake_live_graph_execs"), "close destroyed the executable graph");
+            assertEquals(live - 1, fake.counter("fake_live_graph_execs"), "close destroyed the executable graph");
         } finally {
             device.close();
         }
