@@ -1,6 +1,7 @@
 package dev.javaep.cuda;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.CudaException;
 import dev.javaep.cuda.driver.FakeCuda;
+import dev.javaep.cuda.kernel.KernelArguments;
 import dev.javaep.cuda.kernel.KernelSlot;
 import dev.javaep.spi.ElementType;
 import java.lang.foreign.Arena;
@@ -50,6 +52,37 @@ class HotPathAllocationTest extends FakeDeviceTest {
                 lowest = Math.min(lowest, (allocatedBytes() - before) / (double) LAUNCHES);
             }
             assertTrue(lowest < 1, "bytes allocated per cuLaunchKernel: " + lowest);
+        } finally {
+            driver.memFree(data);
+            driver.moduleUnload(module);
+        }
+    }
+
+    @Test
+    void packingAKernelsArgumentsAllocatesNothingAndTheDriverReadsThem() {
+        device.makeCurrent();
+        long module = driver.moduleLoadData("// fake module");
+        long function = driver.moduleGetFunction(module, "add_one");
+        long data = driver.memAlloc(8);
+        long[] dims = {2, 3, 4};
+        float[] params = {0.5f};
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment two = arena.allocate(JAVA_FLOAT, 2);
+            driver.memcpyHtoD(data, two, 8);
+            double lowest = Double.MAX_VALUE;
+            for (int batch = 0; batch < BATCHES; batch++) {
+                long before = allocatedBytes();
+                for (int i = 0; i < LAUNCHES; i++) {
+                    KernelArguments.begin().u64(data).u32(2).longs(dims, 8).floats(params, 8).i64(i).f32(1f);
+                }
+                lowest = Math.min(lowest, (allocatedBytes() - before) / (double) LAUNCHES);
+            }
+            assertTrue(lowest < 1, "bytes allocated per argument block: " + lowest);
+            // add_one(float *data, unsigned n) reads its arguments through the pointer table
+            driver.launchKernel(function, 1, 1, 1, 2, 1, 1, 0, 0L, KernelArguments.begin().u64(data).u32(2).pointers());
+            driver.memcpyDtoH(two, data, 8);
+            assertEquals(1f, two.getAtIndex(JAVA_FLOAT, 0));
+            assertEquals(1f, two.getAtIndex(JAVA_FLOAT, 1));
         } finally {
             driver.memFree(data);
             driver.moduleUnload(module);
