@@ -22,9 +22,9 @@ final class BatchNormalizationNode extends CudaNode {
     private static final long MAX_BLOCKS = 65535;
 
     private final BatchNorm rule;
-    private final KernelSlot inference = new KernelSlot(k -> NormalizationSources.batchNorm(KernelSlot.type(k, 0),
+    private final KernelSlot inferenceKernel = new KernelSlot(k -> NormalizationSources.batchNorm(KernelSlot.type(k, 0),
             KernelSlot.type(k, 1), KernelSlot.type(k, 2)));
-    private final KernelSlot training = new KernelSlot(k -> NormalizationSources.batchNormTraining(KernelSlot.type(k, 0),
+    private final KernelSlot trainingKernel = new KernelSlot(k -> NormalizationSources.batchNormTraining(KernelSlot.type(k, 0),
             KernelSlot.type(k, 1), KernelSlot.type(k, 2)));
 
     BatchNormalizationNode(CudaDevice device, BatchNorm rule) {
@@ -52,7 +52,7 @@ final class BatchNormalizationNode extends CudaNode {
         if (n == 0) {
             return;
         }
-        inference.launch(kernels, KernelSlot.key(x.elementType(), scale.elementType(), mean.elementType()),
+        inferenceKernel.launch(kernels, KernelSlot.key(x.elementType(), scale.elementType(), mean.elementType()),
                 kernels.linear(n), 0, stream, KernelArguments.begin().u64(address(y)).u64(address(x))
                         .u64(address(scale)).u64(address(bias)).u64(address(mean)).u64(address(variance)).i64(n)
                         .i64(layout.channels()).i64(layout.inner()).i32(layout.perElement() ? 1 : 0).f32(rule.epsilon()));
@@ -72,7 +72,7 @@ final class BatchNormalizationNode extends CudaNode {
             return;
         }
         LaunchShape shape = new LaunchShape((int) Math.min(layout.channels(), MAX_BLOCKS), 1, 1, THREADS, 1, 1);
-        this.training.launch(kernels, KernelSlot.key(x.elementType(), scale.elementType(), mean.elementType()),
+        trainingKernel.launch(kernels, KernelSlot.key(x.elementType(), scale.elementType(), mean.elementType()),
                 shape, 0, stream, KernelArguments.begin().u64(address(y)).u64(address(x)).u64(address(scale))
                         .u64(address(bias)).u64(address(mean)).u64(address(variance))
                         .u64(runningMean == null ? 0 : address(runningMean))
