@@ -114,6 +114,11 @@ public final class CudaSubgraphProgram implements CompiledNode {
     private final int[] lastStep;
     /** Per slot: the constant's value in host memory (fused inputs the model gives a value for), or null. */
     private final HostTensor[] constants;
+    /**
+     * The native memory of {@link #constants}: closed with the program. An automatic arena would hold it until a GC,
+     * which a steady application whose heap stays flat may not run for many session create/release cycles.
+     */
+    private final Arena constantMemory;
     private final boolean anyHostStep;
     private final PlanCache plans = new PlanCache();
     /** Host values a step asked for that existed only on the device (each a stream synchronisation). */
@@ -132,7 +137,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
 
     private CudaSubgraphProgram(CudaDevice device, String name, Step[] steps, int slotCount, int[] fusedInputSlots,
                                 int[] fusedOutputOf, int[] intermediateOf, ElementType[] intermediateTypes,
-                                int[] firstStep, int[] lastStep, HostTensor[] constants) {
+                                int[] firstStep, int[] lastStep, HostTensor[] constants, Arena constantMemory) {
         this.device = device;
         this.name = name;
         this.steps = steps;
@@ -145,6 +150,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
         this.firstStep = firstStep;
         this.lastStep = lastStep;
         this.constants = constants;
+        this.constantMemory = constantMemory;
         this.anyHostStep = Arrays.stream(steps).anyMatch(Step::onHost);
         int outputs = Arrays.stream(fusedOutputOf).max().orElse(NONE) + 1;
         this.outputSlots = new int[outputs];
@@ -293,6 +299,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
 
         int[] last = lastStep.stream().mapToInt(Integer::intValue).toArray();
         Step[] steps = new Step[nodes.size()];
+        Arena constantMemory = Arena.ofShared(); // read by the Runs' threads; closed with the program
         try {
             for (int s = 0; s < steps.length; s++) {
                 int step = s;
@@ -303,7 +310,6 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 steps[s] = new Step(nodes.get(s), kernel, hostKernel, stepInputs.get(s), stepOutputs.get(s), lastReadHere);
             }
             HostTensor[] constants = new HostTensor[constantValues.size()];
-            Arena constantMemory = Arena.ofAuto(); // lives as long as the program can reach it
             for (int slot = 0; slot < constants.length; slot++) {
                 TensorValue value = constantValues.get(slot);
                 if (value != null) {
@@ -314,9 +320,10 @@ public final class CudaSubgraphProgram implements CompiledNode {
                     fusedOutputOf.stream().mapToInt(Integer::intValue).toArray(),
                     intermediateOf.stream().mapToInt(Integer::intValue).toArray(),
                     intermediateTypes.toArray(ElementType[]::new),
-                    firstStep.stream().mapToInt(Integer::intValue).toArray(), last, constants);
+                    firstStep.stream().mapToInt(Integer::intValue).toArray(), last, constants, constantMemory);
         } catch (RuntimeException | Error failure) {
             closeCreated(steps, failure);
+            constantMemory.close();
             throw failure;
         }
     }
@@ -890,6 +897,11 @@ public final class CudaSubgraphProgram implements CompiledNode {
         return Optional.ofNullable(plans.peek(new ShapeSignature(inputShapes)));
     }
 
+    /** Whether the constants' native memory was released (tests). */
+    boolean constantsReleased() {
+        return !constantMemory.scope().isAlive();
+    }
+
     /** How many plans are cached. */
     int cachedPlans() {
         return plans.size();
@@ -905,9 +917,15 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 stepTimer.close();
             }
         }
-        for (Step step : steps) {
-            if (step.kernel() != null) {
-                step.kernel().close();
+        try {
+            for (Step step : steps) {
+                if (step.kernel() != null) {
+                    step.kernel().close();
+                }
+            }
+        } finally {
+            if (constantMemory.scope().isAlive()) { // a second close is a no-op, as the steps' are
+                constantMemory.close(); // ORT releases a program after its last Run: nothing reads the constants now
             }
         }
     }

@@ -415,6 +415,18 @@ class CudaSubgraphProgramTest extends FakeDeviceTest {
     }
 
     @Test
+    void theConstantsNativeMemoryGoesWithTheProgramNotWithAGc() {
+        ValueInfo flat = int64Constant("flat", new long[] {1}, -1);
+        ValueInfo out = typed("out", ElementType.FLOAT);
+        CudaSubgraphProgram program = CudaSubgraphProgram.compile(group(typedNode("Reshape", List.of(X, flat), out, Map.of())),
+                typedFused(List.of(X, flat), List.of(out)), device);
+        assertFalse(program.constantsReleased());
+        program.close();
+        assertTrue(program.constantsReleased(), "closed with the program: a session's release returns it at once");
+        program.close(); // a second close is quiet
+    }
+
+    @Test
     void aPyTorchDynamicReshapeRunsItsShapeArithmeticOnTheHost() {
         // x.view(x.size(0), -1) as torch.onnx exports it: Shape -> Gather -> Unsqueeze -> Concat -> Reshape
         ValueInfo zero = int64Constant("zero", new long[0], 0);
