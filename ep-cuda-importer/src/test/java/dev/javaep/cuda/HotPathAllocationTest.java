@@ -32,6 +32,22 @@ class HotPathAllocationTest extends FakeDeviceTest {
         return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
     }
 
+    /**
+     * The fewest heap bytes per call of {@code call} over {@link #BATCHES} batches of {@link #LAUNCHES} calls: the first
+     * batches may still run interpreted code or JIT compiler bookkeeping.
+     */
+    private static double lowestBytesPerCall(Runnable call) {
+        double lowest = Double.MAX_VALUE;
+        for (int batch = 0; batch < BATCHES; batch++) {
+            long before = allocatedBytes();
+            for (int i = 0; i < LAUNCHES; i++) {
+                call.run();
+            }
+            lowest = Math.min(lowest, (allocatedBytes() - before) / (double) LAUNCHES);
+        }
+        return lowest;
+    }
+
     @Test
     void aKernelLaunchAllocatesNothing() {
         device.makeCurrent();
@@ -42,16 +58,8 @@ class HotPathAllocationTest extends FakeDeviceTest {
             MemorySegment params = arena.allocate(ADDRESS, 2);
             params.setAtIndex(ADDRESS, 0, arena.allocateFrom(JAVA_LONG, data));
             params.setAtIndex(ADDRESS, 1, arena.allocateFrom(JAVA_INT, 1));
-            // the lowest batch: the first ones may still run interpreted code or JIT compiler bookkeeping
-            double lowest = Double.MAX_VALUE;
-            for (int batch = 0; batch < BATCHES; batch++) {
-                long before = allocatedBytes();
-                for (int i = 0; i < LAUNCHES; i++) {
-                    driver.launchKernel(function, 1, 1, 1, 1, 1, 1, 0, 0L, params);
-                }
-                lowest = Math.min(lowest, (allocatedBytes() - before) / (double) LAUNCHES);
-            }
-            assertTrue(lowest < 1, "bytes allocated per cuLaunchKernel: " + lowest);
+            double bytes = lowestBytesPerCall(() -> driver.launchKernel(function, 1, 1, 1, 1, 1, 1, 0, 0L, params));
+            assertTrue(bytes < 1, "bytes allocated per cuLaunchKernel: " + bytes);
         } finally {
             driver.memFree(data);
             driver.moduleUnload(module);
@@ -60,26 +68,21 @@ class HotPathAllocationTest extends FakeDeviceTest {
 
     @Test
     void packingAKernelsArgumentsAllocatesNothingAndTheDriverReadsThem() {
-        device.makeCurrent();
-        long module = driver.moduleLoadData("// fake module");
-        long function = driver.moduleGetFunction(module, "add_one");
-        long data = driver.memAlloc(8);
         long[] dims = {2, 3, 4};
         float[] params = {0.5f};
+        double bytes = lowestBytesPerCall(() -> KernelArguments.begin().u64(0x1000).u32(2).longs(dims, 8).floats(params, 8)
+                .i64(7).f32(1f));
+        assertTrue(bytes < 1, "bytes allocated per argument block: " + bytes);
+
+        device.makeCurrent();
+        long module = driver.moduleLoadData("// fake module");
+        long data = driver.memAlloc(8);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment two = arena.allocate(JAVA_FLOAT, 2);
             driver.memcpyHtoD(data, two, 8);
-            double lowest = Double.MAX_VALUE;
-            for (int batch = 0; batch < BATCHES; batch++) {
-                long before = allocatedBytes();
-                for (int i = 0; i < LAUNCHES; i++) {
-                    KernelArguments.begin().u64(data).u32(2).longs(dims, 8).floats(params, 8).i64(i).f32(1f);
-                }
-                lowest = Math.min(lowest, (allocatedBytes() - before) / (double) LAUNCHES);
-            }
-            assertTrue(lowest < 1, "bytes allocated per argument block: " + lowest);
             // add_one(float *data, unsigned n) reads its arguments through the pointer table
-            driver.launchKernel(function, 1, 1, 1, 2, 1, 1, 0, 0L, KernelArguments.begin().u64(data).u32(2).pointers());
+            driver.launchKernel(driver.moduleGetFunction(module, "add_one"), 1, 1, 1, 2, 1, 1, 0, 0L,
+                    KernelArguments.begin().u64(data).u32(2).pointers());
             driver.memcpyDtoH(two, data, 8);
             assertEquals(1f, two.getAtIndex(JAVA_FLOAT, 0));
             assertEquals(1f, two.getAtIndex(JAVA_FLOAT, 1));
