@@ -11,12 +11,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.CudaException;
 import dev.javaep.cuda.driver.FakeCuda;
+import dev.javaep.cuda.kernel.CudaOps;
+import dev.javaep.cuda.kernel.DeviceRunContext;
+import dev.javaep.cuda.kernel.Groups;
 import dev.javaep.cuda.kernel.KernelArguments;
 import dev.javaep.cuda.kernel.KernelSlot;
+import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -89,6 +94,25 @@ class HotPathAllocationTest extends FakeDeviceTest {
         } finally {
             driver.memFree(data);
             driver.moduleUnload(module);
+        }
+    }
+
+    @Test
+    void anEagerAddAndReluAllocateNothingPerCompute() {
+        device.makeCurrent();
+        for (String op : List.of("Add", "Relu")) {
+            CompiledNode node = CudaOps.compile(op.equals("Add") ? Groups.node("Add", List.of("x", "y"), "out")
+                    : Groups.node("Relu", List.of("x"), "out"), device);
+            float[][] inputs = op.equals("Add") ? new float[][] {{-1, 2, -3, 4}, {1, 1, 1, 1}} : new float[][] {{-1, 2, -3, 4}};
+            long[][] shapes = op.equals("Add") ? new long[][] {{4}, {4}} : new long[][] {{4}};
+            try (DeviceRunContext run = DeviceRunContext.repeatable(driver, 0x5A11, ElementType.FLOAT, 1, inputs, shapes)) {
+                double bytes = lowestBytesPerCall(() -> node.compute(run));
+                assertTrue(bytes < 1, op + ": bytes allocated per Compute: " + bytes);
+                assertEquals(op.equals("Add") ? List.of(0f, 3f, -2f, 5f) : List.of(0f, 2f, 0f, 4f),
+                        java.util.stream.IntStream.range(0, 4).mapToObj(i -> run.output(0)[i]).toList());
+            } finally {
+                node.close();
+            }
         }
     }
 
