@@ -157,7 +157,11 @@ for s in "${STEPS[@]}"; do
                --include-tag gpu --details=tree --disable-ansi-colors ;;
     python)  step python 180 "$PYTHON" "$ROOT/tools/gpu/python_host.py" "$B/libjavaep.so" ;;
     bench)   step bench 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
-               -Djavaep.bridge.statistics=true dev.javaep.cli.JavaepCli --dist "$B" bench-cuda ;;
+               -Djavaep.bridge.statistics=true dev.javaep.cli.JavaepCli --dist "$B" bench-cuda
+             # JavaCuda's hot path (issue 13): heap bytes per Run in Compute and on the Run's thread, GCs and resident
+             # growth over 100k device-bound Runs, graphs off and on (a step of its own: its log is bench-hotpath-cuda.log)
+             step bench-hotpath-cuda 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
+               -Djavaep.bridge.statistics=true dev.javaep.cli.bench.HotPathBenchmark "$B" cuda ;;
     bench-espcn) step bench-espcn 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                dev.javaep.cli.JavaepCli --dist "$B" bench-espcn --python "$PYTHON" \
                --torch-script "$ROOT/tools/gpu/espcn_torch.py" ;;   # ESPCN x2 1080p: direct vs cuDNN vs PyTorch

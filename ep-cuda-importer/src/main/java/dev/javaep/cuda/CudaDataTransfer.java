@@ -25,8 +25,14 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class CudaDataTransfer implements DataTransfer {
     private final Map<Integer, CudaDevice> devices;
-    /** Whether copies between two ordinals (the lower first) go directly, decided once per pair. */
-    private final Map<List<Integer>, Boolean> peerAccess = new ConcurrentHashMap<>();
+    /**
+     * Whether copies between two ordinals go directly, decided once per pair: keyed by {@link #pair} (a long, boxed
+     * only on the first copy between the two; copies within one GPU never look here).
+     */
+    private final Map<Long, Boolean> peerAccess = new ConcurrentHashMap<>();
+    /** The pairs decided so far, as {@link #pair} values: what a copy reads before the map (no boxing, no lambda). */
+    private volatile long[] directPairs = new long[0];
+    private volatile long[] stagedPairs = new long[0];
 
     CudaDataTransfer(Map<Integer, CudaDevice> devicesByOrdinal) {
         this.devices = Map.copyOf(devicesByOrdinal);
@@ -47,7 +53,8 @@ final class CudaDataTransfer implements DataTransfer {
 
     @Override
     public void copy(List<Copy> copies) {
-        for (Copy copy : copies) {
+        for (int i = 0; i < copies.size(); i++) { // indexed: no iterator per call
+            Copy copy = copies.get(i);
             MemoryLocation from = copy.sourceLocation();
             MemoryLocation to = copy.destinationLocation();
             if (!canCopy(from, to)) {
@@ -58,8 +65,9 @@ final class CudaDataTransfer implements DataTransfer {
                 continue;
             }
             boolean betweenGpus = ours(from) && ours(to) && from.deviceId() != to.deviceId();
-            CudaDevice device = CudaStream.deviceOf(copy.streamHandle()).map(d -> devices.get(d.ordinal()))
-                    .orElseGet(() -> devices.get(ours(to) ? to.deviceId() : from.deviceId()));
+            CudaDevice streamDevice = CudaStream.deviceOrNull(copy.streamHandle());
+            CudaDevice device = devices.get(streamDevice != null ? streamDevice.ordinal()
+                    : ours(to) ? to.deviceId() : from.deviceId());
             CudaMemcpyEvent event = FlightRecorder.AVAILABLE ? CudaMemcpyEvent.beginIfRecorded() : null;
             if (betweenGpus) {
                 CudaDevice source = devices.get(from.deviceId());
@@ -87,13 +95,49 @@ final class CudaDataTransfer implements DataTransfer {
      * a copy between them goes directly. Asked once per pair: peer access lasts as long as the contexts.
      */
     boolean enablePeerAccess(CudaDevice source, CudaDevice destination) {
-        List<Integer> pair = List.of(Math.min(source.ordinal(), destination.ordinal()),
-                Math.max(source.ordinal(), destination.ordinal()));
-        return peerAccess.computeIfAbsent(pair, p -> {
+        long pair = pair(source.ordinal(), destination.ordinal());
+        if (contains(directPairs, pair)) {
+            return true;
+        }
+        if (contains(stagedPairs, pair)) {
+            return false;
+        }
+        boolean direct = peerAccess.computeIfAbsent(pair, p -> {
             boolean toDestination = enable(destination, source);
             boolean toSource = enable(source, destination);
             return toDestination || toSource;
         });
+        synchronized (this) {
+            if (direct) {
+                directPairs = appended(directPairs, pair);
+            } else {
+                stagedPairs = appended(stagedPairs, pair);
+            }
+        }
+        return direct;
+    }
+
+    /** Two ordinals as one value, the lower first. */
+    private static long pair(int a, int b) {
+        return (long) Math.min(a, b) << 32 | Math.max(a, b);
+    }
+
+    private static boolean contains(long[] pairs, long pair) {
+        for (long p : pairs) {
+            if (p == pair) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static long[] appended(long[] pairs, long pair) {
+        if (contains(pairs, pair)) {
+            return pairs;
+        }
+        long[] grown = java.util.Arrays.copyOf(pairs, pairs.length + 1);
+        grown[pairs.length] = pair;
+        return grown;
     }
 
     /** Lets {@code device}'s context access {@code peer}'s memory; false where the GPUs cannot (the copy is staged). */

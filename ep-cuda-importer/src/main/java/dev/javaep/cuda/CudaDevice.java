@@ -128,6 +128,8 @@ public final class CudaDevice implements AutoCloseable {
                     kernels.close();
                 }
             }
+            // the context goes when its last retain does: its cuDNN handle must not outlive it
+            dev.javaep.cuda.dnn.Cudnn.releaseIfLoaded(context, lost);
         } finally {
             kernels = null;
             try {

@@ -2,8 +2,6 @@ package dev.javaep.cuda;
 
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.spi.DeviceAllocator;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Device memory from the device's default memory pool, stream-ordered where ORT names the stream
@@ -18,7 +16,7 @@ final class CudaDeviceAllocator implements DeviceAllocator {
     private final CudaDriver driver;
     private final long pool;
     /** The stream each live allocation is ordered on ({@link #NO_STREAM} for cuMemAlloc), by address. */
-    private final Map<Long, Long> streamOf = new ConcurrentHashMap<>();
+    private final AllocationStreams streamOf = new AllocationStreams();
 
     CudaDeviceAllocator(CudaDevice device) {
         this.device = device;
@@ -50,8 +48,8 @@ final class CudaDeviceAllocator implements DeviceAllocator {
 
     @Override
     public void free(long address) {
-        Long stream = streamOf.remove(address);
-        if (stream == null) {
+        long stream = streamOf.remove(address);
+        if (stream == AllocationStreams.ABSENT) {
             throw new IllegalArgumentException("javaep: JavaCuda allocator asked to free 0x" + Long.toHexString(address)
                     + ", which it did not allocate (or already freed)");
         }
@@ -76,7 +74,7 @@ final class CudaDeviceAllocator implements DeviceAllocator {
             return;
         }
         device.makeCurrent();
-        for (Long address : streamOf.keySet().toArray(Long[]::new)) {
+        for (long address : streamOf.addresses()) {
             // ORT frees everything it allocated before releasing the allocator; anything left is ours to return.
             free(address);
         }

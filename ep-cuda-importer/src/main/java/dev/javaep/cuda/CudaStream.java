@@ -2,9 +2,7 @@ package dev.javaep.cuda;
 
 import dev.javaep.spi.DeviceStream;
 import dev.javaep.spi.StreamNotification;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** A non-blocking CUstream ORT uses for one stream of a session's execution plan. */
 final class CudaStream implements DeviceStream {
@@ -12,7 +10,7 @@ final class CudaStream implements DeviceStream {
      * Streams not yet destroyed, with their device: memory freed after its stream is gone is freed on the default
      * stream instead, and a copy ORT queues on a stream runs with that stream's device current.
      */
-    private static final Map<Long, CudaDevice> LIVE = new ConcurrentHashMap<>();
+    private static final LiveStreams LIVE = new LiveStreams();
 
     private final CudaDevice device;
     private final long stream;
@@ -21,24 +19,66 @@ final class CudaStream implements DeviceStream {
         this.device = device;
         device.makeCurrent();
         this.stream = device.driver().streamCreate(dev.javaep.cuda.driver.CudaDriver.STREAM_NON_BLOCKING);
-        LIVE.put(stream, device);
+        LIVE.add(stream, device);
     }
 
     static boolean isLive(long stream) {
-        return LIVE.containsKey(stream);
+        return LIVE.deviceOrNull(stream) != null;
     }
 
     /**
      * The live streams and their devices, as of now: where javaep can have queued work on any memory (an imported
      * range's release waits for them). A stream closed after this returned was synchronized by its close.
      */
-    static Map<Long, CudaDevice> live() {
-        return Map.copyOf(LIVE);
+    static java.util.Map<Long, CudaDevice> live() {
+        return LIVE.snapshot();
     }
 
     /** The device of a live stream this EP created; empty for the null stream and streams of others. */
     static Optional<CudaDevice> deviceOf(long stream) {
-        return stream == 0 ? Optional.empty() : Optional.ofNullable(LIVE.get(stream));
+        return Optional.ofNullable(deviceOrNull(stream));
+    }
+
+    /** As {@link #deviceOf}, null for none: allocates nothing (the data transfer asks on every copy). */
+    static CudaDevice deviceOrNull(long stream) {
+        return stream == 0 ? null : LIVE.deviceOrNull(stream);
+    }
+
+    /**
+     * The live streams as an array replaced on each create and destroy (rare) and scanned on each lookup (every copy
+     * and free): a process has a handful of streams, and a map keyed by {@code Long} would box the handle per lookup.
+     */
+    private static final class LiveStreams {
+        private record Live(long stream, CudaDevice device) {}
+
+        private volatile Live[] live = new Live[0];
+
+        synchronized void add(long stream, CudaDevice device) {
+            Live[] grown = java.util.Arrays.copyOf(live, live.length + 1);
+            grown[live.length] = new Live(stream, device);
+            live = grown;
+        }
+
+        synchronized void remove(long stream) {
+            live = java.util.Arrays.stream(live).filter(l -> l.stream != stream).toArray(Live[]::new);
+        }
+
+        java.util.Map<Long, CudaDevice> snapshot() {
+            java.util.Map<Long, CudaDevice> streams = new java.util.HashMap<>();
+            for (Live l : live) {
+                streams.put(l.stream, l.device);
+            }
+            return java.util.Map.copyOf(streams);
+        }
+
+        CudaDevice deviceOrNull(long stream) {
+            for (Live l : live) {
+                if (l.stream == stream) {
+                    return l.device;
+                }
+            }
+            return null;
+        }
     }
 
     CudaDevice device() {

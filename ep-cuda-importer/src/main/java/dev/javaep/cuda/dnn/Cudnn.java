@@ -16,7 +16,6 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * cuDNN's legacy convolution API (still in cuDNN 9, and needing no libcudart) through FFM: descriptors, the workspace
@@ -80,9 +79,16 @@ public final class Cudnn {
     /** Host scalars 1.0f and 0.0f: cuDNN reads alpha and beta as float for float and half data. */
     private final MemorySegment one;
     private final MemorySegment zero;
-    private final ConcurrentHashMap<Long, Long> handles = new ConcurrentHashMap<>();
+    private final MethodHandle destroyHandle;
+    /**
+     * A cuDNN handle per CUDA context, made on first use and destroyed with the device that owns the context
+     * ({@link #release}). A copy-on-write array scanned per call (a process has a context per GPU): no boxing per
+     * convolution, as a map keyed by {@code Long} would.
+     */
+    private volatile ContextHandle[] handles = new ContextHandle[0];
 
-    private Cudnn(SymbolLookup lookup, String description) {
+    /** Binds {@code lookup}'s functions (package-private: CudnnHandlesTest binds a stand-in library). */
+    Cudnn(SymbolLookup lookup, String description) {
         this.description = description;
         Linker linker = Linker.nativeLinker();
         java.util.function.BiFunction<String, FunctionDescriptor, MethodHandle> bind = (name, d) -> linker.downcallHandle(
@@ -91,6 +97,7 @@ public final class Cudnn {
         FunctionDescriptor oneLong = FunctionDescriptor.of(JAVA_INT, JAVA_LONG);
         MethodHandle getVersion = bind.apply("cudnnGetVersion", FunctionDescriptor.of(JAVA_LONG));
         create = bind.apply("cudnnCreate", handleOut);
+        destroyHandle = bind.apply("cudnnDestroy", oneLong);
         setStream = bind.apply("cudnnSetStream", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
         errorString = bind.apply("cudnnGetErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT));
         createTensor = bind.apply("cudnnCreateTensorDescriptor", handleOut);
@@ -165,19 +172,28 @@ public final class Cudnn {
                 + description + ")";
     }
 
-    /** The handle for the current CUDA context (made on first use), set to {@code stream}. */
+    /** One context's handle; also the monitor its users hold ({@link #lock}). */
+    private static final class ContextHandle {
+        final long context;
+        final long handle;
+
+        ContextHandle(long context, long handle) {
+            this.context = context;
+            this.handle = handle;
+        }
+    }
+
+    /**
+     * What to hold (synchronized) while using {@code context}'s handle: a handle is set to one stream at a time, so its
+     * users take turns; users of other contexts (other GPUs) do not wait for them.
+     */
+    public Object lock(long context) {
+        return entry(context);
+    }
+
+    /** The handle for the current CUDA context (made on first use), set to {@code stream}; call it holding {@link #lock}. */
     public long handle(long context, long stream) {
-        long handle = handles.computeIfAbsent(context, c -> {
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment out = arena.allocate(JAVA_LONG);
-                check((int) create.invokeExact(out), "cudnnCreate");
-                return out.get(JAVA_LONG, 0);
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
-            }
-        });
+        long handle = entry(context).handle;
         try {
             check((int) setStream.invokeExact(handle, stream), "cudnnSetStream");
         } catch (RuntimeException | Error e) {
@@ -186,6 +202,78 @@ public final class Cudnn {
             throw new IllegalStateException(t);
         }
         return handle;
+    }
+
+    private ContextHandle entry(long context) {
+        for (ContextHandle h : handles) {
+            if (h.context == context) {
+                return h;
+            }
+        }
+        synchronized (this) {
+            for (ContextHandle h : handles) {
+                if (h.context == context) {
+                    return h;
+                }
+            }
+            ContextHandle made = new ContextHandle(context, created(create, "cudnnCreate"));
+            ContextHandle[] grown = java.util.Arrays.copyOf(handles, handles.length + 1);
+            grown[handles.length] = made;
+            handles = grown;
+            return made;
+        }
+    }
+
+    private long created(MethodHandle creator, String call) {
+        try (Arena arena = Arena.ofConfined()) {
+            return created(creator, arena, call);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * Forgets {@code context}'s handle, destroying it ({@code cudnnDestroy}) unless {@code contextLost} (the handle went
+     * with the context): its device is closing, so the context goes away (a later context at the same address gets a
+     * handle of its own). Waits for a convolution that holds the handle's {@link #lock}.
+     */
+    public void release(long context, boolean contextLost) {
+        ContextHandle released = null;
+        synchronized (this) {
+            for (ContextHandle h : handles) {
+                if (h.context == context) {
+                    released = h;
+                }
+            }
+            if (released == null) {
+                return;
+            }
+            ContextHandle gone = released;
+            handles = java.util.Arrays.stream(handles).filter(h -> h != gone).toArray(ContextHandle[]::new);
+        }
+        if (!contextLost) {
+            synchronized (released) {
+                try {
+                    check((int) destroyHandle.invokeExact(released.handle), "cudnnDestroy");
+                } catch (RuntimeException | Error e) {
+                    throw e;
+                } catch (Throwable t) {
+                    throw new IllegalStateException(t);
+                }
+            }
+        }
+    }
+
+    /** {@link #release} on the process's cuDNN where it was loaded; nothing (and no library search) otherwise. */
+    public static void releaseIfLoaded(long context, boolean contextLost) {
+        FOUND.ifSearched().ifPresent(cudnn -> cudnn.release(context, contextLost));
+    }
+
+    /** How many contexts hold a handle (tests). */
+    int handleCount() {
+        return handles.length;
     }
 
     /** A packed NCHW tensor descriptor of {@code dims} (at least 4; pad leading 1s for fewer). */

@@ -616,8 +616,70 @@ public final class CudaDriver {
     public void launchKernel(long function, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
             int sharedMemBytes, long stream, MemorySegment kernelParams) {
         MemorySegment params = kernelParams == null ? MemorySegment.NULL : kernelParams;
-        call(CudaFunction.cuLaunchKernel, h -> (int) h.invokeExact(function, gridX, gridY, gridZ, blockX, blockY,
-                blockZ, sharedMemBytes, stream, params, MemorySegment.NULL));
+        // invoked here rather than through call(): a lambda capturing eleven arguments would be an allocation per
+        // launch; the result takes the same check (a sticky error still records the context as lost)
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuLaunchKernel).invokeExact(function, gridX, gridY, gridZ, blockX,
+                    blockY, blockZ, sharedMemBytes, stream, params, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuLaunchKernel, r);
+    }
+
+    // ---- graphs ------------------------------------------------------------------------------
+    // Bound here, like every driver function, so that their errors take the same check: a sticky error met at
+    // cuGraphLaunch marks the context lost as one met at cuLaunchKernel does. CudaGraphs is the API over them.
+
+    /** Whether the driver exports every graph function JavaCuda uses (CUDA 11.4 and newer). */
+    public boolean hasGraphs() {
+        return symbols.has(CudaFunction.cuStreamBeginCapture) && symbols.has(CudaFunction.cuStreamEndCapture)
+                && symbols.has(CudaFunction.cuGraphInstantiateWithFlags) && symbols.has(CudaFunction.cuGraphLaunch)
+                && symbols.has(CudaFunction.cuGraphExecDestroy) && symbols.has(CudaFunction.cuGraphDestroy);
+    }
+
+    /** {@code cuStreamBeginCapture_v2(stream, mode)}. */
+    public void streamBeginCapture(long stream, int mode) {
+        check(CudaFunction.cuStreamBeginCapture, invoke(CudaFunction.cuStreamBeginCapture, stream, mode));
+    }
+
+    /**
+     * {@code cuStreamEndCapture}: the captured graph. A failed capture may still hand back a graph: it is destroyed
+     * before the error is thrown.
+     */
+    public long streamEndCapture(long stream) {
+        MemorySegment s = scratch();
+        s.set(JAVA_LONG, OUT0, 0L);
+        int r = invoke(CudaFunction.cuStreamEndCapture, stream, s.address() + OUT0);
+        long graph = s.get(JAVA_LONG, OUT0);
+        if (r != CudaConstants.CUDA_SUCCESS && graph != 0) {
+            invokeLong(CudaFunction.cuGraphDestroy, graph); // the capture's own error is the one to report
+        }
+        check(CudaFunction.cuStreamEndCapture, r);
+        return graph;
+    }
+
+    /** {@code cuGraphInstantiateWithFlags(&exec, graph, 0)}. */
+    public long graphInstantiate(long graph) {
+        MemorySegment s = scratch();
+        s.set(JAVA_LONG, OUT0, 0L);
+        check(CudaFunction.cuGraphInstantiateWithFlags,
+                invoke(CudaFunction.cuGraphInstantiateWithFlags, s.address() + OUT0, graph, 0L));
+        return s.get(JAVA_LONG, OUT0);
+    }
+
+    /** {@code cuGraphLaunch}. */
+    public void graphLaunch(long exec, long stream) {
+        check(CudaFunction.cuGraphLaunch, invoke(CudaFunction.cuGraphLaunch, exec, stream));
+    }
+
+    public void graphExecDestroy(long exec) {
+        check(CudaFunction.cuGraphExecDestroy, invokeLong(CudaFunction.cuGraphExecDestroy, exec));
+    }
+
+    public void graphDestroy(long graph) {
+        check(CudaFunction.cuGraphDestroy, invokeLong(CudaFunction.cuGraphDestroy, graph));
     }
 
     // ---- external resource interop ----------------------------------------------------------

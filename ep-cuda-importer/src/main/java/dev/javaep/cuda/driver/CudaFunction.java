@@ -115,6 +115,17 @@ public enum CudaFunction {
     /** {@code (CUfunction, grid xyz, block xyz, sharedMemBytes, CUstream, void **kernelParams, void **extra)}. */
     cuLaunchKernel("cuLaunchKernel", 4000, HANDLE, UINT, UINT, UINT, UINT, UINT, UINT, UINT, HANDLE, SEGMENT, SEGMENT),
 
+    // ---- graphs (optional: a driver without them has groups launch eagerly, CudaGraphs#of)
+    /** {@code (CUstream, CUstreamCaptureMode)}; {@code #define cuStreamBeginCapture cuStreamBeginCapture_v2} (10.1). */
+    cuStreamBeginCapture("cuStreamBeginCapture_v2", 10010, HANDLE, INT),
+    /** {@code (CUstream, CUgraph *)}. */
+    cuStreamEndCapture("cuStreamEndCapture", 10000, HANDLE, PTR),
+    /** {@code (CUgraphExec *, CUgraph, unsigned long long flags)}. */
+    cuGraphInstantiateWithFlags("cuGraphInstantiateWithFlags", 11040, PTR, HANDLE, SIZE_T),
+    cuGraphLaunch("cuGraphLaunch", 10000, HANDLE, HANDLE),
+    cuGraphExecDestroy("cuGraphExecDestroy", 10000, HANDLE),
+    cuGraphDestroy("cuGraphDestroy", 10000, HANDLE),
+
     // ---- external resource interop
     cuImportExternalMemory("cuImportExternalMemory", 10000, PTR, PTR),
     cuExternalMemoryGetMappedBuffer("cuExternalMemoryGetMappedBuffer", 10000, PTR, HANDLE, PTR),

@@ -46,6 +46,12 @@ public final class NativeLibraryFinder {
             }
             return result;
         }
+
+        /** What {@link #get} found, without searching: empty where nobody asked yet (or nothing was found). */
+        public Optional<T> ifSearched() {
+            Optional<T> result = found;
+            return result == null ? Optional.empty() : result;
+        }
     }
 
     public static <T> Outcome<T> find(String property, String environment, List<String> names, List<String> folders,

@@ -31,7 +31,7 @@ public abstract class CudaNode implements CompiledNode {
 
     /** A grid-stride 1-D kernel over {@code work} items. */
     protected static void launch1d(CudaKernelLibrary kernels, CudaKernel kernel, long work, long stream, KernelArguments args) {
-        kernels.launch(kernel, kernels.linear(work), stream, args);
+        kernels.launch(kernel, kernels.linear(kernel, work), stream, args);
     }
 
     protected Tensor floatInput(KernelContext context, int index) {
@@ -53,6 +53,16 @@ public abstract class CudaNode implements CompiledNode {
 
     protected static long address(Tensor t) {
         return t.data().address();
+    }
+
+    /** Whether both addresses allow float4 access (no varargs array on the launch path). */
+    protected static boolean aligned16(long a, long b) {
+        return ((a | b) & 15) == 0;
+    }
+
+    /** Whether the three addresses allow float4 access. */
+    protected static boolean aligned16(long a, long b, long c) {
+        return ((a | b | c) & 15) == 0;
     }
 
     /** Whether every address allows float4 access. */

@@ -114,6 +114,11 @@ public final class CudaSubgraphProgram implements CompiledNode {
     private final int[] lastStep;
     /** Per slot: the constant's value in host memory (fused inputs the model gives a value for), or null. */
     private final HostTensor[] constants;
+    /**
+     * The native memory of {@link #constants}: closed with the program. An automatic arena would hold it until a GC,
+     * which a steady application whose heap stays flat may not run for many session create/release cycles.
+     */
+    private final Arena constantMemory;
     private final boolean anyHostStep;
     private final PlanCache plans = new PlanCache();
     /** Host values a step asked for that existed only on the device (each a stream synchronisation). */
@@ -122,6 +127,11 @@ public final class CudaSubgraphProgram implements CompiledNode {
     private CudaStepTimer stepTimer;
     /** Per output of the fused node: the slot that holds it, or {@link #NONE} for an omitted one. */
     private final int[] outputSlots;
+    /**
+     * Per thread: the value array of the Run it computes (by slot), reused by its next Run rather than allocated per
+     * Run; emptied when the Run ends. A thread computes one Run of a group at a time.
+     */
+    private final ThreadLocal<Tensor[]> runValues;
     /** Replays this group's launches as CUDA graphs; null where it is off or cannot ({@link GraphReplay#eligible}). */
     private final GraphReplay graphs;
     /** Whether every Run times its steps for {@link CudaStepBreakdown} (then no graphs). */
@@ -129,11 +139,12 @@ public final class CudaSubgraphProgram implements CompiledNode {
 
     private CudaSubgraphProgram(CudaDevice device, String name, Step[] steps, int slotCount, int[] fusedInputSlots,
                                 int[] fusedOutputOf, int[] intermediateOf, ElementType[] intermediateTypes,
-                                int[] firstStep, int[] lastStep, HostTensor[] constants) {
+                                int[] firstStep, int[] lastStep, HostTensor[] constants, Arena constantMemory) {
         this.device = device;
         this.name = name;
         this.steps = steps;
         this.slotCount = slotCount;
+        this.runValues = ThreadLocal.withInitial(() -> new Tensor[slotCount]);
         this.fusedInputSlots = fusedInputSlots;
         this.fusedOutputOf = fusedOutputOf;
         this.intermediateOf = intermediateOf;
@@ -141,6 +152,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
         this.firstStep = firstStep;
         this.lastStep = lastStep;
         this.constants = constants;
+        this.constantMemory = constantMemory;
         this.anyHostStep = Arrays.stream(steps).anyMatch(Step::onHost);
         int outputs = Arrays.stream(fusedOutputOf).max().orElse(NONE) + 1;
         this.outputSlots = new int[outputs];
@@ -289,27 +301,49 @@ public final class CudaSubgraphProgram implements CompiledNode {
 
         int[] last = lastStep.stream().mapToInt(Integer::intValue).toArray();
         Step[] steps = new Step[nodes.size()];
-        for (int s = 0; s < steps.length; s++) {
-            int step = s;
-            int[] lastReadHere = IntStream.range(0, last.length).filter(v -> last[v] == step).toArray();
-            CpuKernel hostKernel = hostSteps.get(s);
-            CudaKernelFactory fused = fusedKernels.get(nodes.get(s));
-            CompiledNode kernel = hostKernel != null ? null : fused != null ? fused.on(device) : kernels.apply(nodes.get(s));
-            steps[s] = new Step(nodes.get(s), kernel, hostKernel, stepInputs.get(s), stepOutputs.get(s), lastReadHere);
+        Arena constantMemory = Arena.ofShared(); // read by the Runs' threads; closed with the program
+        try {
+            for (int s = 0; s < steps.length; s++) {
+                int step = s;
+                int[] lastReadHere = IntStream.range(0, last.length).filter(v -> last[v] == step).toArray();
+                CpuKernel hostKernel = hostSteps.get(s);
+                CudaKernelFactory fused = fusedKernels.get(nodes.get(s));
+                CompiledNode kernel = hostKernel != null ? null : fused != null ? fused.on(device) : kernels.apply(nodes.get(s));
+                steps[s] = new Step(nodes.get(s), kernel, hostKernel, stepInputs.get(s), stepOutputs.get(s), lastReadHere);
+            }
+            HostTensor[] constants = new HostTensor[constantValues.size()];
+            for (int slot = 0; slot < constants.length; slot++) {
+                TensorValue value = constantValues.get(slot);
+                if (value != null) {
+                    constants[slot] = hostCopy(constantMemory, value);
+                }
+            }
+            return new CudaSubgraphProgram(device, groupName, steps, fusedOutputOf.size(), fusedInputSlots,
+                    fusedOutputOf.stream().mapToInt(Integer::intValue).toArray(),
+                    intermediateOf.stream().mapToInt(Integer::intValue).toArray(),
+                    intermediateTypes.toArray(ElementType[]::new),
+                    firstStep.stream().mapToInt(Integer::intValue).toArray(), last, constants, constantMemory);
+        } catch (RuntimeException | Error failure) {
+            closeCreated(steps, failure);
+            constantMemory.close();
+            throw failure;
         }
-        HostTensor[] constants = new HostTensor[constantValues.size()];
-        Arena constantMemory = Arena.ofAuto(); // lives as long as the program can reach it
-        for (int slot = 0; slot < constants.length; slot++) {
-            TensorValue value = constantValues.get(slot);
-            if (value != null) {
-                constants[slot] = hostCopy(constantMemory, value);
+    }
+
+    /**
+     * A compile that failed part-way closes the step kernels it had made (cuDNN descriptors, device memory, modules
+     * they hold): ORT never sees the program, so nothing else would. Their close failures are added to {@code failure}.
+     */
+    private static void closeCreated(Step[] steps, Throwable failure) {
+        for (Step step : steps) {
+            if (step != null && step.kernel() != null) {
+                try {
+                    step.kernel().close();
+                } catch (RuntimeException e) {
+                    failure.addSuppressed(e);
+                }
             }
         }
-        return new CudaSubgraphProgram(device, groupName, steps, fusedOutputOf.size(), fusedInputSlots,
-                fusedOutputOf.stream().mapToInt(Integer::intValue).toArray(),
-                intermediateOf.stream().mapToInt(Integer::intValue).toArray(),
-                intermediateTypes.toArray(ElementType[]::new),
-                firstStep.stream().mapToInt(Integer::intValue).toArray(), last, constants);
     }
 
     /**
@@ -562,24 +596,28 @@ public final class CudaSubgraphProgram implements CompiledNode {
     public void compute(KernelContext context) {
         device.makeCurrent();
         long stream = context.computeStream();
-        Tensor[] values = new Tensor[slotCount];
-        for (int i = 0; i < fusedInputSlots.length; i++) {
-            if (fusedInputSlots[i] != NONE) {
-                values[fusedInputSlots[i]] = context.input(i);
+        Tensor[] values = runValues.get();
+        try {
+            for (int i = 0; i < fusedInputSlots.length; i++) {
+                if (fusedInputSlots[i] != NONE) {
+                    values[fusedInputSlots[i]] = context.input(i);
+                }
             }
-        }
-        StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
-        if (graphs != null && profiler == null && stream != 0 && graphs.replay(context, values, stream)) {
-            return;
-        }
-        long copies = deviceToHostCopies.get();
-        boolean breakdown = profileSteps && profiler == null;
-        runSteps(context, values, stream, profiler, breakdown);
-        if (breakdown) {
-            CudaStepBreakdown.runQueued(name);
-        }
-        if (graphs != null) {
-            graphs.completed(values, deviceToHostCopies.get() != copies);
+            StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
+            if (graphs != null && profiler == null && stream != 0 && graphs.replay(context, values, stream)) {
+                return;
+            }
+            long copies = deviceToHostCopies.get();
+            boolean breakdown = profileSteps && profiler == null;
+            runSteps(context, values, stream, profiler, breakdown);
+            if (breakdown) {
+                CudaStepBreakdown.runQueued(name);
+            }
+            if (graphs != null) {
+                graphs.completed(values, deviceToHostCopies.get() != copies);
+            }
+        } finally {
+            Arrays.fill(values, null); // the Run's tensors are ORT's for this Run only
         }
     }
 
@@ -673,10 +711,29 @@ public final class CudaSubgraphProgram implements CompiledNode {
             return off || anyHostStep ? Optional.empty() : CudaGraphs.of(device.driver());
         }
 
+        /**
+         * The graph the last replay or capture launched, with what it was captured for: a Run that brings the same
+         * input shapes and addresses and gets its outputs at the same addresses replays it after comparing them in
+         * place, building no key (the steady state of a bound Run allocates nothing here). Null after an eviction or
+         * close destroyed it.
+         */
+        private volatile LastGraph last;
+
         /** Replays (or captures and launches) this Run; false when it must run eagerly. */
         boolean replay(KernelContext context, Tensor[] values, long stream) {
             if (gaveUp != null) {
                 return false;
+            }
+            LastGraph hit = last;
+            if (hit != null && hit.sameInputs(values) && hit.sameOutputs(context, values)) {
+                synchronized (this) {
+                    if (last == hit) { // not evicted meanwhile; launched under the lock, as below
+                        api.launch(hit.executable, stream);
+                        missesInARow = 0;
+                        replays++;
+                        return true;
+                    }
+                }
             }
             ShapeSignature signature = signature(values);
             long[][] shapes;
@@ -705,6 +762,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 if (executable != null) {
                     // launched under the lock: an eviction cannot destroy it between lookup and launch
                     api.launch(executable, stream);
+                    last = new LastGraph(key, shapes, executable);
                     missesInARow = 0;
                     replays++;
                     return true;
@@ -777,11 +835,58 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 captures++;
                 Iterator<Map.Entry<GraphKey, Long>> eldest = executables.entrySet().iterator();
                 while (executables.size() > MAX_GRAPHS) {
-                    api.destroyExec(eldest.next().getValue());
+                    long evicted = eldest.next().getValue();
+                    if (last != null && last.executable == evicted) {
+                        last = null;
+                    }
+                    api.destroyExec(evicted);
                     eldest.remove();
                 }
+                last = new LastGraph(key, outputShapesOf(key.shapes()), executable);
             }
             return true;
+        }
+
+        private synchronized long[][] outputShapesOf(ShapeSignature signature) {
+            return outputShapes.get(signature);
+        }
+
+        /** A graph and the key it was captured for, compared field by field against a Run's values. */
+        private final class LastGraph {
+            private final GraphKey key;
+            private final long[][] outputShapes;
+            private final long executable;
+
+            LastGraph(GraphKey key, long[][] outputShapes, long executable) {
+                this.key = key;
+                this.outputShapes = outputShapes;
+                this.executable = executable;
+            }
+
+            boolean sameInputs(Tensor[] values) {
+                long[][] shapes = key.shapes().shapes();
+                for (int i = 0; i < fusedInputSlots.length; i++) {
+                    Tensor input = fusedInputSlots[i] == NONE ? null : values[fusedInputSlots[i]];
+                    if (input == null ? shapes[i] != null || key.inputs()[i] != 0
+                            : !Arrays.equals(shapes[i], input.shape()) || input.data().address() != key.inputs()[i]) {
+                        return false;
+                    }
+                }
+                return outputShapes != null;
+            }
+
+            /** Asks ORT for the outputs at the captured shapes (what these inputs give) and compares their addresses. */
+            boolean sameOutputs(KernelContext context, Tensor[] values) {
+                boolean same = true;
+                for (int i = 0; i < outputSlots.length; i++) {
+                    if (outputSlots[i] != NONE) {
+                        Tensor output = context.output(i, outputShapes[i]);
+                        values[outputSlots[i]] = output;
+                        same &= output.data().address() == key.outputs()[i];
+                    }
+                }
+                return same;
+            }
         }
 
         /** An eager Run completed: remember its output shapes (or stop, when it read device values on the host). */
@@ -833,6 +938,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 return; // the graphs and memory went with the context, or there are none
             }
             device.makeCurrent();
+            last = null;
             for (long executable : executables.values()) {
                 api.destroyExec(executable);
             }
@@ -929,6 +1035,11 @@ public final class CudaSubgraphProgram implements CompiledNode {
         return Optional.ofNullable(plans.peek(new ShapeSignature(inputShapes)));
     }
 
+    /** Whether the constants' native memory was released (tests). */
+    boolean constantsReleased() {
+        return !constantMemory.scope().isAlive();
+    }
+
     /** How many plans are cached. */
     int cachedPlans() {
         return plans.size();
@@ -977,9 +1088,15 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 stepTimer.close();
             }
         }
-        for (Step step : steps) {
-            if (step.kernel() != null) {
-                step.kernel().close();
+        try {
+            for (Step step : steps) {
+                if (step.kernel() != null) {
+                    step.kernel().close();
+                }
+            }
+        } finally {
+            if (constantMemory.scope().isAlive()) { // a second close is a no-op, as the steps' are
+                constantMemory.close(); // ORT releases a program after its last Run: nothing reads the constants now
             }
         }
     }

@@ -15,6 +15,8 @@ public final class KernelArguments {
     private static final int MAX_ARGS = 24;
     private static final long VALUES_OFFSET = MAX_ARGS * 8L;
     private static final long SIZE = VALUES_OFFSET + 2048;
+    /** Zeros copied over a struct's slot before its values (a copy allocates nothing, a slice would). */
+    private static final MemorySegment ZEROS = Arena.global().allocate(SIZE - VALUES_OFFSET, 16);
     private static final ThreadLocal<KernelArguments> PER_THREAD = ThreadLocal.withInitial(KernelArguments::new);
 
     private final MemorySegment memory = Arena.ofAuto().allocate(SIZE, 16);
@@ -39,7 +41,8 @@ public final class KernelArguments {
         if (offset + size > SIZE) {
             throw new IllegalStateException("kernel arguments exceed " + (SIZE - VALUES_OFFSET) + " bytes");
         }
-        memory.setAtIndex(ValueLayout.ADDRESS, count++, memory.asSlice(offset));
+        // the argument's address as a long: a MemorySegment per argument would be an allocation per launch
+        memory.setAtIndex(ValueLayout.JAVA_LONG, count++, memory.address() + offset);
         next = offset + size;
         return offset;
     }
@@ -80,25 +83,27 @@ public final class KernelArguments {
      * {@code Dims} ({@code struct { long long d[8]; }}) for shapes and strides.
      */
     public KernelArguments longs(long[] values, int count) {
-        MemorySegment.copy(values, 0, struct(values.length, count, ValueLayout.JAVA_LONG), ValueLayout.JAVA_LONG, 0,
+        MemorySegment.copy(values, 0, memory, ValueLayout.JAVA_LONG, struct(values.length, count, ValueLayout.JAVA_LONG),
                 values.length);
         return this;
     }
 
     /** A by-value struct of {@code count} floats, {@code values} first then zeros. */
     public KernelArguments floats(float[] values, int count) {
-        MemorySegment.copy(values, 0, struct(values.length, count, ValueLayout.JAVA_FLOAT), ValueLayout.JAVA_FLOAT, 0,
+        MemorySegment.copy(values, 0, memory, ValueLayout.JAVA_FLOAT, struct(values.length, count, ValueLayout.JAVA_FLOAT),
                 values.length);
         return this;
     }
 
-    /** The zeroed slot of a struct of {@code count} elements, 8-byte aligned, to be given {@code length} values. */
-    private MemorySegment struct(int length, int count, ValueLayout element) {
+    /** The offset of the zeroed slot of a struct of {@code count} elements, 8-byte aligned, to be given {@code length} values. */
+    private long struct(int length, int count, ValueLayout element) {
         if (length > count) {
             throw new IllegalArgumentException(length + " values for a struct of " + count);
         }
         long bytes = count * element.byteSize();
-        return memory.asSlice(slot(bytes, 8), bytes).fill((byte) 0);
+        long offset = slot(bytes, 8);
+        MemorySegment.copy(ZEROS, 0, memory, offset, bytes);
+        return offset;
     }
 
     public MemorySegment pointers() {

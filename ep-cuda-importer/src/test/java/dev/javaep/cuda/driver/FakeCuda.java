@@ -153,11 +153,41 @@ public final class FakeCuda {
 
     /** Compiles and loads the fake; skips the calling test where gcc is missing. */
     public static FakeCuda build() {
+        return build("libfakecuda.so", List.of());
+    }
+
+    /**
+     * The fake with the graph functions too ({@code cuStreamBeginCapture_v2} ... {@code cuGraphDestroy}): a library of
+     * its own (with state of its own), so that the groups of the other fake tests keep launching eagerly.
+     */
+    public static FakeCuda buildWithGraphs() {
+        return build("libfakecuda_graphs.so", List.of("-DFAKE_GRAPHS"));
+    }
+
+    /**
+     * Another stand-in library from this package's C resource {@code source}, built with gcc into {@code name} and
+     * loaded (the fake libcudnn); skips the calling test where gcc is missing.
+     */
+    public static Path buildLibrary(String source, String name) {
+        Gcc.assumeAvailable();
+        try {
+            Path so = Gcc.workDir().resolve(name).toAbsolutePath();
+            Gcc.compile(List.of("-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", so.toString(),
+                    Gcc.resource(source).toString()));
+            return so;
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot build " + source, e);
+        }
+    }
+
+    private static FakeCuda build(String name, List<String> defines) {
         Gcc.assumeAvailable();
         try {
             Path source = Gcc.resource("fake_libcuda.c");
-            Path so = Gcc.workDir().resolve("libfakecuda.so").toAbsolutePath();
-            Gcc.compile(List.of("-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", so.toString(), source.toString()));
+            Path so = Gcc.workDir().resolve(name).toAbsolutePath();
+            List<String> arguments = new java.util.ArrayList<>(defines);
+            arguments.addAll(List.of("-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", so.toString(), source.toString()));
+            Gcc.compile(arguments);
             SymbolLookup lookup = SymbolLookup.libraryLookup(so, Arena.global());
             Linker linker = Linker.nativeLinker();
             return new FakeCuda(new CudaLibrary(lookup, "fake libcuda (" + so.getFileName() + ")"),
@@ -215,6 +245,13 @@ public final class FakeCuda {
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+    }
+
+    /** The fake's {@code name()} counter ({@code fake_graph_launches}, {@code fake_live_graph_execs}: graphs fake only). */
+    public long counter(String name) {
+        MethodHandle counter = Linker.nativeLinker().downcallHandle(library.lookup().findOrThrow(name),
+                FunctionDescriptor.of(JAVA_LONG));
+        return call(() -> (long) counter.invokeExact());
     }
 
     /** Driver calls that reached the fake in a lost context since the last {@link #loseContext}. */

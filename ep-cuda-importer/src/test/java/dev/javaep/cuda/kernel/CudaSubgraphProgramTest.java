@@ -333,6 +333,36 @@ class CudaSubgraphProgramTest extends FakeDeviceTest {
     }
 
     @Test
+    void aCompileThatFailsPartWayClosesTheStepKernelsItMade() {
+        List<String> closed = new ArrayList<>();
+        java.util.function.Function<Node, CompiledNode> kernels = node -> {
+            if (node.opType().equals("Mul")) {
+                throw new IllegalArgumentException("no Mul today");
+            }
+            CompiledNode real = CudaOps.compile(node, device);
+            return new CompiledNode() {
+                @Override
+                public void compute(dev.javaep.spi.KernelContext context) {
+                    real.compute(context);
+                }
+
+                @Override
+                public void close() {
+                    closed.add(node.opType());
+                    real.close();
+                }
+            };
+        };
+        Graph g = group(node("Add", List.of("x", "y"), "sum"), node("Relu", List.of("sum"), "relu"),
+                node("Mul", List.of("relu", "y"), "out"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CudaSubgraphProgram.compile(g,
+                fused(List.of("x", "y"), List.of("out")), device, kernels, CpuKernels::forNode,
+                CudaSubgraphProgram.EpilogueFusion.NONE));
+        assertEquals("no Mul today", e.getMessage());
+        assertEquals(List.of("Add", "Relu"), closed, "ORT never gets the program: its compile releases what it made");
+    }
+
+    @Test
     void theProgramIsWhatTheEpCompilesForEveryGroup() {
         CompiledNode single = CudaSubgraphProgram.compile(group(node("Relu", List.of("x"), "y")),
                 fused(List.of("x"), List.of("y")), device);
@@ -382,6 +412,18 @@ class CudaSubgraphProgramTest extends FakeDeviceTest {
             asked.add(node.opType());
             return CudaOps.compile(node, device);
         }
+    }
+
+    @Test
+    void theConstantsNativeMemoryGoesWithTheProgramNotWithAGc() {
+        ValueInfo flat = int64Constant("flat", new long[] {1}, -1);
+        ValueInfo out = typed("out", ElementType.FLOAT);
+        CudaSubgraphProgram program = CudaSubgraphProgram.compile(group(typedNode("Reshape", List.of(X, flat), out, Map.of())),
+                typedFused(List.of(X, flat), List.of(out)), device);
+        assertFalse(program.constantsReleased());
+        program.close();
+        assertTrue(program.constantsReleased(), "closed with the program: a session's release returns it at once");
+        program.close(); // a second close is quiet
     }
 
     @Test

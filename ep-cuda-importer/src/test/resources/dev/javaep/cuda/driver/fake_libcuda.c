@@ -641,3 +641,38 @@ CUresult cuWaitExternalSemaphoresAsync(void *const *sems, const CUDA_EXTERNAL_SE
     return g_last[K_NONZERO_RESERVED] ? 1 : 0;
 }
 CUresult cuDestroyExternalSemaphore(void *sem) { return (uintptr_t) sem == 0x5E3 ? 0 : 400; }
+
+#ifdef FAKE_GRAPHS
+/* ---- graphs (built with -DFAKE_GRAPHS only: FakeCuda.buildWithGraphs): a capture records nothing (the fake's kernels
+ * ran on the host as they were queued); a launch of the executable counts and does nothing else ---- */
+#define GRAPH ((uintptr_t) 0x6A0)
+#define EXEC_BASE ((uintptr_t) 0x6E0000)
+static long long g_graph_launches = 0;
+static long long g_live_execs = 0;
+static long long g_execs_made = 0;
+long long fake_graph_launches(void) { return g_graph_launches; }
+long long fake_live_graph_execs(void) { return g_live_execs; }
+CUresult cuStreamBeginCapture_v2(void *s, int mode) { STICKY(); (void) s; return mode == 2 ? 0 : 1; }
+CUresult cuStreamEndCapture(void *s, void **graph) { STICKY(); (void) s; *graph = (void *) GRAPH; return 0; }
+CUresult cuGraphInstantiateWithFlags(void **exec, void *graph, unsigned long long flags) {
+    STICKY();
+    if ((uintptr_t) graph != GRAPH || flags) return 1;
+    *exec = (void *) (EXEC_BASE + (uintptr_t) ++g_execs_made);
+    g_live_execs++;
+    return 0;
+}
+CUresult cuGraphLaunch(void *exec, void *s) {
+    STICKY();
+    (void) s;
+    if ((uintptr_t) exec <= EXEC_BASE) return 400;
+    g_graph_launches++;
+    return 0;
+}
+CUresult cuGraphExecDestroy(void *exec) {
+    STICKY();
+    if ((uintptr_t) exec <= EXEC_BASE) return 400;
+    g_live_execs--;
+    return 0;
+}
+CUresult cuGraphDestroy(void *graph) { STICKY(); return (uintptr_t) graph == GRAPH ? 0 : 400; }
+#endif

@@ -4,6 +4,8 @@ import dev.javaep.cuda.kernel.CudaSource;
 import dev.javaep.cuda.kernel.elementwise.ElementwiseKernels.FusableActivation;
 import dev.javaep.spi.ElementType;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The CUDA C kernels of this family, one template each, specialised by {@code T} ({@code float} or {@code half};
@@ -358,6 +360,35 @@ final class ConvSources {
         if (epilogue == null) {
             return conv(type, blocked);
         }
+        int index = half(type) * 2 + (blocked ? 1 : 0);
+        CudaSource built = epilogueKernels(epilogue).get(index);
+        return built != null ? built : remember(epilogue, index, buildConv(type, blocked, epilogue));
+    }
+
+    /** {@link #biasActivation}'s sources without an epilogue, by {@link #half}. */
+    private static final CudaSource[] BIAS_SOURCES = {buildBiasActivation(ElementType.FLOAT, null),
+            buildBiasActivation(ElementType.FLOAT16, null)};
+    /**
+     * The epilogue kernels built so far, by the activation's expression (what the source depends on besides the element
+     * type; its parameters are kernel arguments): conv f32, conv blocked f32, conv f16, conv blocked f16, bias f32, bias
+     * f16. A launch finds its source here and builds no source text; the map holds one entry per fusable expression.
+     */
+    private static final ConcurrentHashMap<String, AtomicReferenceArray<CudaSource>> EPILOGUE_KERNELS =
+            new ConcurrentHashMap<>();
+
+    private static AtomicReferenceArray<CudaSource> epilogueKernels(FusableActivation epilogue) {
+        AtomicReferenceArray<CudaSource> kernels = EPILOGUE_KERNELS.get(epilogue.expression());
+        return kernels != null ? kernels : EPILOGUE_KERNELS.computeIfAbsent(epilogue.expression(),
+                e -> new AtomicReferenceArray<>(6));
+    }
+
+    private static CudaSource remember(FusableActivation epilogue, int index, CudaSource built) {
+        AtomicReferenceArray<CudaSource> kernels = epilogueKernels(epilogue);
+        kernels.compareAndSet(index, null, built); // a race builds two equal sources; the first is kept
+        return kernels.get(index);
+    }
+
+    private static CudaSource buildConv(ElementType type, boolean blocked, FusableActivation epilogue) {
         String t = half(type) == 1 ? "half" : "float";
         return source("conv_direct" + (blocked ? "_mb4" : "") + "_" + (half(type) == 1 ? "f16" : "f32") + suffix(epilogue),
                 helpers(epilogue, t) + CONV, t, Map.of("MB", blocked ? String.valueOf(CHANNELS_PER_THREAD) : "1",
@@ -366,6 +397,15 @@ final class ConvSources {
 
     /** {@link #BIAS_ACTIVATION} for {@code epilogue} (null: the bias alone). */
     static CudaSource biasActivation(ElementType type, FusableActivation epilogue) {
+        if (epilogue == null) {
+            return BIAS_SOURCES[half(type)];
+        }
+        int index = 4 + half(type);
+        CudaSource built = epilogueKernels(epilogue).get(index);
+        return built != null ? built : remember(epilogue, index, buildBiasActivation(type, epilogue));
+    }
+
+    private static CudaSource buildBiasActivation(ElementType type, FusableActivation epilogue) {
         String t = half(type) == 1 ? "half" : "float";
         Map<String, String> defines = new java.util.HashMap<>();
         if (epilogue != null) {

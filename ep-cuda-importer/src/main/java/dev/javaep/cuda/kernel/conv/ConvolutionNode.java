@@ -19,6 +19,8 @@ import dev.javaep.spi.ops.ConvOps.ConvGeometry;
  * direct kernels of {@link ConvSources}, as {@link ConvBackend} chose when the node was compiled.
  */
 final class ConvolutionNode extends CudaNode implements CudaSubgraphProgram.StepKind {
+    /** The epilogue parameters of a kernel without an activation (one array, not one per launch). */
+    private static final float[] NO_PARAMS = {};
 
     /**
      * How a resolved convolution is computed on the device; every input is checked and Y allocated before. {@code z}:
@@ -40,7 +42,7 @@ final class ConvolutionNode extends CudaNode implements CudaSubgraphProgram.Step
             long blocked = g.outChannelsPerGroup() > 1 ? ConvSources.CHANNELS_PER_THREAD : 1;
             long threads = g.batch() * g.group() * Math.ceilDiv(g.outChannelsPerGroup(), blocked) * g.outputSpatialSize();
             kernels.launch(ConvSources.conv(type, blocked > 1, inKernel), kernels.linear(threads), 0, stream,
-                    arguments(g, x, w, b, y).floats(inKernel == null ? new float[0] : inKernel.params(), 8));
+                    arguments(g, x, w, b, y).floats(inKernel == null ? NO_PARAMS : inKernel.params(), 8));
             if (z != null) {
                 biasActivation(kernels, stream, g, type, null, z, y, activation);
             }
@@ -79,7 +81,7 @@ final class ConvolutionNode extends CudaNode implements CudaSubgraphProgram.Step
                 KernelArguments.begin().u64(address(y)).u64(b == null ? 0 : address(b)).u64(z == null ? 0 : address(z))
                         .i64(planes).i64(spatial)
                         .i64(g.outChannels()).i32(vectors ? 1 : 0)
-                        .floats(activation == null ? new float[0] : activation.params(), 8));
+                        .floats(activation == null ? NO_PARAMS : activation.params(), 8));
     }
 
     private final ConvAttributes attributes;

@@ -109,8 +109,9 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
             fallback.queue(kernels, stream, g, type, x, w, b, z, y);
             return;
         }
-        synchronized (cudnn) {
-            long handle = cudnn.handle(driver.ctxGetCurrent(), stream);
+        long context = driver.ctxGetCurrent();
+        synchronized (cudnn.lock(context)) { // per context: convolutions on other GPUs do not wait
+            long handle = cudnn.handle(context, stream);
             if (plan.fused()) {
                 long workspace = plan.fusedWorkspaceBytes() > 0 ? driver.memAllocAsync(plan.fusedWorkspaceBytes(), stream) : 0;
                 try {
@@ -217,8 +218,9 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
         boolean timeFused = false;
         long workspaceBytes;
         long fusedWorkspaceBytes = 0;
-        synchronized (cudnn) {
-            handle = cudnn.handle(driver.ctxGetCurrent(), stream);
+        long context = driver.ctxGetCurrent();
+        synchronized (cudnn.lock(context)) {
+            handle = cudnn.handle(context, stream);
             Timed known = CHOSEN.get(key);
             plain = known != null ? known
                     : fastest(driver, stream, transposed ? Cudnn.BACKWARD_DATA_ALGORITHMS : Cudnn.FORWARD_ALGORITHMS,

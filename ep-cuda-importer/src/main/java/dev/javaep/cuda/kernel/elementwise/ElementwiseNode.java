@@ -5,10 +5,12 @@ import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
 import dev.javaep.cuda.kernel.CudaSource;
 import dev.javaep.cuda.kernel.KernelArguments;
+import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ops.ElementwiseOps;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -58,11 +60,34 @@ final class ElementwiseNode extends CudaNode {
         this.broadcast = plan.spec().source(ElementwiseSource.Form.BROADCAST);
     }
 
+    /**
+     * The launch plan of the input shapes this node saw last (output shape, layout, grid): a Run with the same shapes,
+     * the steady state, reuses it after comparing the shapes in place and allocates nothing.
+     */
+    private record ShapePlan(long[][] inputShapes, long[] outShape, ElementwiseLayout layout, LaunchShape launch, long n,
+                             CudaKernelLibrary kernels) {
+        boolean matches(KernelContext context, int[] inputIndices, CudaKernelLibrary on) {
+            if (on != kernels) {
+                return false;
+            }
+            for (int k = 0; k < inputIndices.length; k++) {
+                if (!Arrays.equals(inputShapes[k], context.input(inputIndices[k]).shape())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** Per thread: the input addresses of the Run being launched (the kernel's pointer struct). */
+    private static final ThreadLocal<long[]> POINTERS = ThreadLocal.withInitial(() -> new long[ElementwiseSource.MAX_INPUTS]);
+
+    private volatile ShapePlan last;
+
     @Override
     protected void run(KernelContext context, CudaKernelLibrary kernels, long stream) {
         int count = inputIndices.length;
-        long[][] shapes = new long[count][];
-        long[] pointers = new long[ElementwiseSource.MAX_INPUTS];
+        long[] pointers = POINTERS.get();
         for (int k = 0; k < count; k++) {
             Tensor t = context.input(inputIndices[k]);
             if (t == null) {
@@ -72,8 +97,39 @@ final class ElementwiseNode extends CudaNode {
                 throw new IllegalArgumentException(op + ": input " + inputIndices[k] + " is " + t.elementType()
                         + ", the kernel was built for " + inputTypes.get(k));
             }
-            shapes[k] = t.shape();
             pointers[k] = address(t);
+        }
+        ShapePlan plan = last;
+        if (plan == null || !plan.matches(context, inputIndices, kernels)) {
+            plan = plan(context, kernels);
+            last = plan;
+        }
+        Tensor y = context.output(0, plan.outShape());
+        if (y.elementType() != outputType) {
+            throw new IllegalArgumentException(op + ": the output is " + y.elementType() + ", the kernel was built for " + outputType);
+        }
+        long n = plan.n();
+        if (n == 0) {
+            return;
+        }
+        ElementwiseLayout layout = plan.layout();
+        KernelArguments args = KernelArguments.begin().u64(address(y)).longs(pointers, ElementwiseSource.MAX_INPUTS).i64(n);
+        if (layout.contiguous()) {
+            args.longs(layout.steps(), ElementwiseSource.MAX_RANK).floats(params, 8);
+            kernels.launch(contiguous, plan.launch(), 0, stream, args);
+        } else {
+            args.i32(layout.shape().length).longs(layout.shape(), ElementwiseSource.MAX_RANK)
+                    .longs(layout.strides(), ElementwiseSource.MAX_INPUTS * ElementwiseSource.MAX_RANK).floats(params, 8);
+            kernels.launch(broadcast, plan.launch(), 0, stream, args);
+        }
+    }
+
+    /** The launch plan of this Run's input shapes (which the shape rule checks). */
+    private ShapePlan plan(KernelContext context, CudaKernelLibrary kernels) {
+        int count = inputIndices.length;
+        long[][] shapes = new long[count][];
+        for (int k = 0; k < count; k++) {
+            shapes[k] = context.input(inputIndices[k]).shape().clone(); // kept: the tensor's array is not ours
         }
         long[] outShape = switch (rule) {
             case MULTIDIRECTIONAL -> ElementwiseOps.broadcastShape(shapes);
@@ -85,23 +141,8 @@ final class ElementwiseNode extends CudaNode {
                 yield shapes[0].clone();
             }
         };
-        Tensor y = context.output(0, outShape);
-        if (y.elementType() != outputType) {
-            throw new IllegalArgumentException(op + ": the output is " + y.elementType() + ", the kernel was built for " + outputType);
-        }
-        long n = y.elementCount();
-        if (n == 0) {
-            return;
-        }
-        ElementwiseLayout layout = ElementwiseLayout.of(outShape, shapes);
-        KernelArguments args = KernelArguments.begin().u64(address(y)).longs(pointers, ElementwiseSource.MAX_INPUTS).i64(n);
-        if (layout.contiguous()) {
-            args.longs(layout.steps(), ElementwiseSource.MAX_RANK).floats(params, 8);
-            kernels.launch(contiguous, kernels.linear(n), 0, stream, args);
-        } else {
-            args.i32(layout.shape().length).longs(layout.shape(), ElementwiseSource.MAX_RANK)
-                    .longs(layout.strides(), ElementwiseSource.MAX_INPUTS * ElementwiseSource.MAX_RANK).floats(params, 8);
-            kernels.launch(broadcast, kernels.linear(n), 0, stream, args);
-        }
+        long n = Tensor.elementCount(outShape);
+        return new ShapePlan(shapes, outShape, n == 0 ? null : ElementwiseLayout.of(outShape, shapes),
+                n == 0 ? null : kernels.linear(n), n, kernels);
     }
 }

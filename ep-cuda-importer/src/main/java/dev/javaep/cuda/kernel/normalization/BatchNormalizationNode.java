@@ -4,6 +4,7 @@ import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
 import dev.javaep.cuda.kernel.KernelArguments;
+import dev.javaep.cuda.kernel.KernelSlot;
 import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
@@ -21,6 +22,10 @@ final class BatchNormalizationNode extends CudaNode {
     private static final long MAX_BLOCKS = 65535;
 
     private final BatchNorm rule;
+    private final KernelSlot inferenceKernel = new KernelSlot(k -> NormalizationSources.batchNorm(KernelSlot.type(k, 0),
+            KernelSlot.type(k, 1), KernelSlot.type(k, 2)));
+    private final KernelSlot trainingKernel = new KernelSlot(k -> NormalizationSources.batchNormTraining(KernelSlot.type(k, 0),
+            KernelSlot.type(k, 1), KernelSlot.type(k, 2)));
 
     BatchNormalizationNode(CudaDevice device, BatchNorm rule) {
         super(device, "BatchNormalization");
@@ -47,7 +52,7 @@ final class BatchNormalizationNode extends CudaNode {
         if (n == 0) {
             return;
         }
-        kernels.launch(NormalizationSources.batchNorm(x.elementType(), scale.elementType(), mean.elementType()),
+        inferenceKernel.launch(kernels, KernelSlot.key(x.elementType(), scale.elementType(), mean.elementType()),
                 kernels.linear(n), 0, stream, KernelArguments.begin().u64(address(y)).u64(address(x))
                         .u64(address(scale)).u64(address(bias)).u64(address(mean)).u64(address(variance)).i64(n)
                         .i64(layout.channels()).i64(layout.inner()).i32(layout.perElement() ? 1 : 0).f32(rule.epsilon()));
@@ -67,7 +72,7 @@ final class BatchNormalizationNode extends CudaNode {
             return;
         }
         LaunchShape shape = new LaunchShape((int) Math.min(layout.channels(), MAX_BLOCKS), 1, 1, THREADS, 1, 1);
-        kernels.launch(NormalizationSources.batchNormTraining(x.elementType(), scale.elementType(), mean.elementType()),
+        trainingKernel.launch(kernels, KernelSlot.key(x.elementType(), scale.elementType(), mean.elementType()),
                 shape, 0, stream, KernelArguments.begin().u64(address(y)).u64(address(x)).u64(address(scale))
                         .u64(address(bias)).u64(address(mean)).u64(address(variance))
                         .u64(runningMean == null ? 0 : address(runningMean))

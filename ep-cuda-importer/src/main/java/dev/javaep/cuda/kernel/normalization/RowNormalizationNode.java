@@ -4,6 +4,7 @@ import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
 import dev.javaep.cuda.kernel.KernelArguments;
+import dev.javaep.cuda.kernel.KernelSlot;
 import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.KernelContext;
@@ -22,6 +23,7 @@ final class RowNormalizationNode extends CudaNode {
     private static final long MAX_BLOCKS = 65535;
 
     private final RowNormalization rule;
+    private final KernelSlot kernel = new KernelSlot(k -> NormalizationSources.rowNorm(KernelSlot.type(k, 0)));
 
     RowNormalizationNode(CudaDevice device, RowNormalization rule) {
         super(device, rule.op());
@@ -51,7 +53,7 @@ final class RowNormalizationNode extends CudaNode {
                 .i64(layout.scale().groupStride()).i64(layout.scale().divisor())
                 .i64(bias == null ? 0 : layout.bias().groupStride()).i64(bias == null ? 1 : layout.bias().divisor())
                 .f32(rule.epsilon());
-        kernels.launch(NormalizationSources.rowNorm(x.elementType()), shape, 0, stream, args);
+        kernel.launch(kernels, KernelSlot.key(x.elementType()), shape, 0, stream, args);
     }
 
     /** LayerNormalization's Mean or InvStdDev output when the node has it (float32: the stash type). */

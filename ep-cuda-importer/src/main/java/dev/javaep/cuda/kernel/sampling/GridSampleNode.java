@@ -4,6 +4,7 @@ import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
 import dev.javaep.cuda.kernel.KernelArguments;
+import dev.javaep.cuda.kernel.KernelSlot;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ops.SamplingOps.GridSampleAttributes;
@@ -16,11 +17,14 @@ final class GridSampleNode extends CudaNode {
 
     private final GridSampleAttributes attributes;
     private final int sinceVersion;
+    private final KernelSlot kernel;
 
     GridSampleNode(CudaDevice device, GridSampleAttributes attributes, int sinceVersion) {
         super(device, "GridSample");
         this.attributes = attributes;
         this.sinceVersion = sinceVersion;
+        this.kernel = new KernelSlot(k -> SamplingSources.gridSample(attributes, KernelSlot.type(k, 0),
+                    KernelSlot.type(k, 1)));
     }
 
     @Override
@@ -37,7 +41,7 @@ final class GridSampleNode extends CudaNode {
         if (total == 0) {
             return;
         }
-        kernels.launch(SamplingSources.gridSample(attributes, x.elementType(), grid.elementType()), kernels.linear(total),
+        kernel.launch(kernels, KernelSlot.key(x.elementType(), grid.elementType()), kernels.linear(total),
                 0, stream, KernelArguments.begin().u64(address(y)).u64(address(x)).u64(address(grid))
                         .longs(g.input(), 8).longs(g.output(), 8).i32(g.spatialRank()).i64(total));
     }

@@ -5,6 +5,7 @@ import dev.javaep.cuda.kernel.CudaKernelContext;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
 import dev.javaep.cuda.kernel.KernelArguments;
+import dev.javaep.cuda.kernel.KernelSlot;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.TensorValue;
@@ -26,6 +27,7 @@ final class ResizeNode extends CudaNode {
     private final int roiInput;
     private final int scalesInput;
     private final int sizesInput;
+    private final KernelSlot kernel;
 
     ResizeNode(CudaDevice device, String op, ResizeAttributes attributes, int roiInput, int scalesInput, int sizesInput) {
         super(device, op);
@@ -33,6 +35,7 @@ final class ResizeNode extends CudaNode {
         this.roiInput = roiInput;
         this.scalesInput = scalesInput;
         this.sizesInput = sizesInput;
+        this.kernel = new KernelSlot(k -> SamplingSources.resize(attributes, KernelSlot.type(k, 0)));
     }
 
     @Override
@@ -58,7 +61,7 @@ final class ResizeNode extends CudaNode {
         for (int d = 0; d < shape.length; d++) {
             resized |= g.resized()[d] ? 1 << d : 0;
         }
-        kernels.launch(SamplingSources.resize(attributes, x.elementType()), kernels.linear(total), 0, stream,
+        kernel.launch(kernels, KernelSlot.key(x.elementType()), kernels.linear(total), 0, stream,
                 KernelArguments.begin().u64(address(y)).u64(address(x)).longs(shape, MAX_RANK).longs(g.output(), MAX_RANK)
                         .floats(g.scales(), MAX_RANK).floats(g.roiStart(), MAX_RANK).floats(g.roiEnd(), MAX_RANK)
                         .i32(shape.length).i32(resized).i64(total).f32(attributes.cubicCoeffA())

@@ -4,6 +4,7 @@ import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
 import dev.javaep.cuda.kernel.KernelArguments;
+import dev.javaep.cuda.kernel.KernelSlot;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.TensorValue;
@@ -14,6 +15,9 @@ import java.nio.ByteOrder;
 /** ConstantOfShape (the shape from input 0's host value, one kernel fills the bits) and Range (start + i·delta). */
 final class FillNode extends CudaNode {
     private final TensorValue fill;
+    /** ConstantOfShape's kernel by element size in bytes. */
+    private final KernelSlot filler = new KernelSlot(bytes -> TensorSources.mover("javaep_fill", TensorSources.FILL, (int) bytes));
+    private final KernelSlot range = new KernelSlot(k -> TensorSources.range(KernelSlot.type(k, 0)));
 
     /** ConstantOfShape of {@code fill}, or Range when {@code fill} is null. */
     FillNode(CudaDevice device, TensorValue fill) {
@@ -40,7 +44,7 @@ final class FillNode extends CudaNode {
         for (int i = 0; i < size; i++) {
             bits.put(data.get(i));
         }
-        kernels.launch(TensorSources.mover("javaep_fill", TensorSources.FILL, size), kernels.linear(n), 0, stream,
+        filler.launch(kernels, size, kernels.linear(n), 0, stream,
                 KernelArguments.begin().u64(address(y)).u64(bits.getLong(0)).u64(bits.getLong(8)).i64(n));
     }
 
@@ -65,7 +69,7 @@ final class FillNode extends CudaNode {
         }
         Tensor y = context.output(0, new long[] {n});
         if (n > 0) {
-            kernels.launch(TensorSources.range(type), kernels.linear(n), 0, stream,
+            range.launch(kernels, KernelSlot.key(type), kernels.linear(n), 0, stream,
                     KernelArguments.begin().u64(address(y)).u64(startBits).u64(deltaBits).i64(n));
         }
     }

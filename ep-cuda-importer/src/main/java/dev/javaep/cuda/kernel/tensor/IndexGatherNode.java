@@ -5,6 +5,7 @@ import dev.javaep.cuda.kernel.CudaKernelContext;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
 import dev.javaep.cuda.kernel.KernelArguments;
+import dev.javaep.cuda.kernel.KernelSlot;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ops.TensorOps;
@@ -28,12 +29,16 @@ abstract sealed class IndexGatherNode extends CudaNode permits GatherNode, Gathe
     protected final long axis;
     private final String entry;
     private final String body;
+    /** The kernel by element size in bytes (low bits) and index type. */
+    private final KernelSlot kernel;
 
     IndexGatherNode(CudaDevice device, String op, long axis, String entry, String body) {
         super(device, op);
         this.axis = axis;
         this.entry = entry;
         this.body = body;
+        this.kernel = new KernelSlot(k -> TensorSources.indexed(entry, body, (int) (k >>> 8),
+                    KernelSlot.type(k, 0)));
     }
 
     /** The plan for these inputs; throws for shapes the op (or the kernel) does not take. */
@@ -54,7 +59,7 @@ abstract sealed class IndexGatherNode extends CudaNode permits GatherNode, Gathe
         if (n == 0) {
             return;
         }
-        kernels.launch(TensorSources.indexed(entry, body, data.elementType().byteSize(), indices.elementType()),
+        kernel.launch(kernels, KernelSlot.key(indices.elementType()) | (long) data.elementType().byteSize() << 8,
                 kernels.linear(n), 0, stream, plan.arguments().append(
                         KernelArguments.begin().u64(address(y)).u64(address(data)).u64(address(indices)), n));
     }

@@ -1,16 +1,33 @@
 package dev.javaep.cuda.kernel.tensor;
 
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
+import dev.javaep.cuda.kernel.CudaSource;
 import dev.javaep.cuda.kernel.KernelArguments;
 import dev.javaep.spi.ops.TensorOps.StridedCopy;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /** Queues the family's strided copies: a plain memcpy when both views are contiguous, else the strided-copy kernel. */
 final class Launches {
     /** The kernels take shapes and strides as {@code Dims}: 8 dimensions at most per launch. */
     static final int MAX_RANK = 8;
 
+    /**
+     * The strided-copy kernel by element size in bytes (1 to 16), built once: a launch looks its function up by the
+     * same source object and builds no source text (these copies are static helpers of several nodes, no node's slot).
+     */
+    private static final AtomicReferenceArray<CudaSource> STRIDED_COPIES = new AtomicReferenceArray<>(17);
+
     private Launches() {}
+
+    private static CudaSource stridedCopySource(int elementSize) {
+        CudaSource source = elementSize < STRIDED_COPIES.length() ? STRIDED_COPIES.get(elementSize) : null;
+        if (source == null) {
+            source = TensorSources.mover("javaep_strided_copy", TensorSources.STRIDED_COPY, elementSize);
+            STRIDED_COPIES.compareAndSet(elementSize, null, source); // a race builds two equal sources; either serves
+        }
+        return source;
+    }
 
     /**
      * Queues {@code copy} from the tensor at {@code source} to the one at {@code target} (device addresses of
@@ -56,7 +73,7 @@ final class Launches {
             }
             return;
         }
-        kernels.launch(TensorSources.mover("javaep_strided_copy", TensorSources.STRIDED_COPY, elementSize),
+        kernels.launch(stridedCopySource(elementSize),
                 kernels.linear(n), 0, stream, KernelArguments.begin().u64(to).u64(from).longs(c.shape(), MAX_RANK)
                         .longs(c.sourceStrides(), MAX_RANK).longs(c.targetStrides(), MAX_RANK).i32(rank).i64(n));
     }

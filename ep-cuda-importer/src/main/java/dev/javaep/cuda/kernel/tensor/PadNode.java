@@ -4,6 +4,7 @@ import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
 import dev.javaep.cuda.kernel.KernelArguments;
+import dev.javaep.cuda.kernel.KernelSlot;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.TensorValue;
@@ -20,6 +21,8 @@ final class PadNode extends CudaNode {
     private final PadMode mode;
     private final long[] padsAttribute;
     private final byte[] valueBits;
+    /** The kernel by element size in bytes. */
+    private final KernelSlot kernel = new KernelSlot(bytes -> TensorSources.mover("javaep_pad", TensorSources.PAD, (int) bytes));
 
     PadNode(CudaDevice device, PadMode mode, long[] padsAttribute, byte[] valueBits) {
         super(device, "Pad");
@@ -60,7 +63,7 @@ final class PadNode extends CudaNode {
                 bits.put(data.get(i));
             }
         }
-        kernels.launch(TensorSources.mover("javaep_pad", TensorSources.PAD, size), kernels.linear(n), 0, stream,
+        kernel.launch(kernels, size, kernels.linear(n), 0, stream,
                 KernelArguments.begin().u64(address(y)).u64(address(x)).longs(p.outputShape(), Launches.MAX_RANK)
                         .longs(x.shape(), Launches.MAX_RANK).longs(p.begin(), Launches.MAX_RANK).i32(rank)
                         .i32(mode.ordinal()).u64(bits.getLong(0)).u64(bits.getLong(8)).i64(n));

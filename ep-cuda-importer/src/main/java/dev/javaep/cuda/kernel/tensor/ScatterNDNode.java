@@ -5,6 +5,7 @@ import dev.javaep.cuda.kernel.CudaKernelContext;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
 import dev.javaep.cuda.kernel.CudaNode;
 import dev.javaep.cuda.kernel.KernelArguments;
+import dev.javaep.cuda.kernel.KernelSlot;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.KernelContext;
 import dev.javaep.spi.Tensor;
@@ -23,11 +24,13 @@ final class ScatterNDNode extends CudaNode {
 
     private final ScatterReduction reduction;
     private final ElementType type;
+    private final KernelSlot kernel;
 
     ScatterNDNode(CudaDevice device, ScatterReduction reduction, ElementType type) {
         super(device, "ScatterND");
         this.reduction = reduction;
         this.type = type;
+        this.kernel = new KernelSlot(unused -> TensorSources.scatterND(type, reduction));
     }
 
     @Override
@@ -53,7 +56,7 @@ final class ScatterNDNode extends CudaNode {
         if (s.tuples() == 0 || s.sliceSize() == 0) {
             return;
         }
-        kernels.launch(TensorSources.scatterND(type, reduction), kernels.linear(s.sliceSize()), 0, stream,
+        kernel.launch(kernels, 0, kernels.linear(s.sliceSize()), 0, stream,
                 KernelArguments.begin().u64(address(y)).u64(address(updates)).u64(address(indices))
                         .longs(java.util.Arrays.copyOf(s.dataShape(), (int) s.depth()), Launches.MAX_RANK)
                         .longs(s.strides(), Launches.MAX_RANK).i32((int) s.depth()).i64(s.tuples()).i64(s.sliceSize()));

@@ -157,17 +157,25 @@ final class HotPathBenchmark {
         return count;
     }
 
-    /** Runs the table alone (for a profiler): {@code java -cp 'DIST/lib/*' dev.javaep.cli.bench.HotPathBenchmark DIST}. */
+    /**
+     * Runs the table alone (for a profiler): {@code java -cp 'DIST/lib/*' dev.javaep.cli.bench.HotPathBenchmark DIST};
+     * with a second argument {@code cuda}, JavaCuda's table instead ({@link #runCuda}; needs an NVIDIA GPU).
+     */
     public static void main(String[] args) {
         if (System.getProperty("javaep.bridge.statistics") == null) {
             System.setProperty("javaep.bridge.statistics", "true");
         }
         java.nio.file.Path library = java.nio.file.Path.of(args[0]).resolve("libjavaep.so");
+        boolean cuda = args.length > 1 && args[1].equalsIgnoreCase("cuda");
         try (OrtEnvironment env = dev.javaep.host.OrtHost.shared().createEnvironment("javaep-hot-path",
                 dev.javaep.host.OrtHost.LogLevel.ERROR)) {
             env.registerExecutionProviderLibrary("javaep-hot-path", library);
             try {
-                run(env);
+                if (cuda) {
+                    runCuda(env);
+                } else {
+                    run(env);
+                }
             } finally {
                 env.unregisterExecutionProviderLibrary("javaep-hot-path");
             }
@@ -198,5 +206,119 @@ final class HotPathBenchmark {
                 + "(4 × Relu − 1 × Relu, ÷ 3, a Relu node each): %.2f µs in Compute%n%n",
                 (m.get(3).computeMicros() - m.get(0).computeMicros()) / 3,
                 (m.get(7).computeMicros() - m.get(4).computeMicros()) / 3);
+    }
+
+    // ---- JavaCuda (issue 13): the same models, device-resident, CUDA graphs off and on ------------------------------
+
+    private static final String CUDA = "JavaCudaExecutionProvider";
+    private static final String GRAPHS_PROPERTY = "javaep.cuda.graphs";
+
+    /** What {@link #measureCuda} saw over {@link #RUNS} Runs of one JavaCuda session. */
+    record CudaMeasurement(double runMicros, double computeMicros, double computeBytes, double threadBytes, long gcs,
+                           long residentGrowthKiB) {}
+
+    /**
+     * JavaCuda's table: per model, CUDA graphs off and on ({@code javaep.cuda.graphs}, read when the session compiles),
+     * inputs and outputs in device memory bound once (their addresses repeat, so a graph replays), {@link #RUNS} Runs
+     * after {@link #WARM_UP}. Columns: µs per Run and in Compute; Java heap bytes per Run inside Compute and on the whole
+     * Run's thread; GCs over the Runs; the process's resident memory growth over them (native allocation per Run shows
+     * there). Issue 13's target: 0 heap bytes in Compute, ~0 on the thread (what ORT's host side allocates, none), no GC,
+     * no growth.
+     */
+    static void runCuda(OrtEnvironment env) {
+        EpDevice cuda = env.epDevice(CUDA); // throws, naming the devices there are, where JavaCuda has none
+        // (main turns the bridge statistics on, which the Compute columns need; run-suite's step does too)
+        System.out.printf("""
+                JavaCuda's work per Run of one compiled group (device tensors bound once, RunWithBinding; %,d Runs after \
+                %,d warm-up Runs; float[%d]; bridge statistics %s)
+
+                | model | graphs | µs/Run | µs/Run in Compute | heap bytes/Run in Compute | heap bytes/Run (Run's thread) \
+                | GCs over the Runs | resident KiB growth over the Runs |
+                |---|---|---:|---:|---:|---:|---:|---:|
+                """, RUNS, WARM_UP, LENGTH, BridgeStatistics.ENABLED ? "on" : "OFF: no Compute columns");
+        String previous = System.getProperty(GRAPHS_PROPERTY);
+        try {
+            for (Workload w : workloads()) {
+                for (String graphs : List.of("off", "on")) {
+                    System.setProperty(GRAPHS_PROPERTY, graphs);
+                    try {
+                        CudaMeasurement m = measureCuda(env, cuda, w, WARM_UP, RUNS);
+                        System.out.printf("| %s | %s | %.2f | %.2f | %.1f | %.1f | %d | %d |%n", w.name(), graphs, m.runMicros(),
+                                m.computeMicros(), m.computeBytes(), m.threadBytes(), m.gcs(), m.residentGrowthKiB());
+                    } catch (RuntimeException e) {
+                        System.out.printf("| %s | %s | failed: %s |||||%n", w.name(), graphs, e); // the other rows still run
+                    }
+                }
+            }
+        } finally {
+            if (previous == null) {
+                System.clearProperty(GRAPHS_PROPERTY);
+            } else {
+                System.setProperty(GRAPHS_PROPERTY, previous);
+            }
+        }
+        System.out.println();
+    }
+
+    /** Binds {@code w}'s inputs (copied to the GPU once) and outputs to device tensors once, warms up, measures {@code runs}. */
+    static CudaMeasurement measureCuda(OrtEnvironment env, EpDevice cuda, Workload w, int warmUp, int runs) {
+        dev.javaep.host.MemoryInfo deviceMemory = cuda.memoryInfo(dev.javaep.host.DeviceMemoryType.DEFAULT).orElseThrow();
+        try (SessionOptions options = env.createSessionOptions()) {
+            options.disableCpuEpFallback().appendExecutionProvider(List.of(cuda), Map.of());
+            try (Session session = env.createSession(w.model(), options);
+                 dev.javaep.host.Allocator allocator = session.allocator(deviceMemory);
+                 IoBinding binding = session.createIoBinding()) {
+                List<OrtTensor> tensors = new ArrayList<>(); // freed before the allocator closes
+                try {
+                    for (String input : w.inputs()) {
+                        try (OrtTensor host = OrtTensor.fromHost(TensorData.ofFloats(new long[] {LENGTH}, 1, -2, 3, -4))) {
+                            OrtTensor device = OrtTensor.allocate(allocator, ElementType.FLOAT, LENGTH);
+                            tensors.add(device);
+                            env.copyTensors(List.of(host), List.of(device), null);
+                            binding.bindInput(input, device);
+                        }
+                    }
+                    for (String output : w.outputs()) {
+                        OrtTensor device = OrtTensor.allocate(allocator, ElementType.FLOAT, LENGTH);
+                        tensors.add(device);
+                        binding.bindOutput(output, device);
+                    }
+                    return measureCudaRuns(session, binding, warmUp, runs);
+                } finally {
+                    tensors.forEach(OrtTensor::close);
+                }
+            }
+        }
+    }
+
+    private static CudaMeasurement measureCudaRuns(Session session, IoBinding binding, int warmUp, int runs) {
+        for (int i = 0; i < warmUp; i++) {
+            session.run(binding, null);
+        }
+        BridgeStatistics.reset();
+        long gcs = gcCount();
+        long resident = residentBytes();
+        long bytes = AllocationMeter.threadAllocatedBytes();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < runs; i++) {
+            session.run(binding, null);
+        }
+        double runMicros = (System.nanoTime() - t0) / 1e3 / runs;
+        bytes = AllocationMeter.threadAllocatedBytes() - bytes;
+        long growth = (residentBytes() - resident) / 1024;
+        gcs = gcCount() - gcs;
+        BridgeStatistics.Totals compute = BridgeStatistics.snapshot().get(BridgeStatistics.Callback.COMPUTE);
+        return new CudaMeasurement(runMicros, compute.nanos() / 1e3 / runs, compute.allocatedBytes() / (double) runs,
+                bytes / (double) runs, gcs, growth);
+    }
+
+    /** The process's resident set ({@code /proc/self/statm}, 4 KiB pages); 0 where that file is missing. */
+    private static long residentBytes() {
+        try {
+            String[] fields = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/statm")).trim().split(" ");
+            return Long.parseLong(fields[1]) * 4096;
+        } catch (java.io.IOException | RuntimeException e) {
+            return 0;
+        }
     }
 }
