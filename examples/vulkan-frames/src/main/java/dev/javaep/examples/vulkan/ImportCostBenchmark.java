@@ -229,19 +229,32 @@ public final class ImportCostBenchmark {
                         fd -> driverCycle(driver, fd, size, true, streamSyncs, () -> structs(false))),
                 new Variant('g', "javaep's importer through the SPI, no ORT: importMemory + close", fd -> {
                     try {
-                        spiImporter.importMemory(new ExternalMemoryDescriptor(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, fd,
-                                size, 0)).close();
+                        long t0 = System.nanoTime();
+                        var imported = spiImporter.importMemory(new ExternalMemoryDescriptor(
+                                ExternalMemoryType.VK_MEMORY_OPAQUE_FD, fd, size, 0));
+                        long t1 = System.nanoTime();
+                        imported.close();
+                        HALVES.record("(g) importMemory | close", t1 - t0, System.nanoTime() - t1);
                     } catch (RuntimeException e) {
                         FileDescriptors.close(fd); // a failed import leaves the fd with the app
                         throw e;
                     }
                 }),
-                new Variant('h', "ORT + javaep: ImportMemory + ReleaseExternalMemoryHandle (no tensor)",
-                        fd -> ortImport(ortImporter, fd, size).close()),
+                new Variant('h', "ORT + javaep: ImportMemory + ReleaseExternalMemoryHandle (no tensor)", fd -> {
+                    long t0 = System.nanoTime();
+                    ExternalMemory memory = ortImport(ortImporter, fd, size);
+                    long t1 = System.nanoTime();
+                    memory.close();
+                    HALVES.record("(h) ImportMemory | ReleaseExternalMemoryHandle", t1 - t0, System.nanoTime() - t1);
+                }),
                 new Variant('i', "ORT + javaep: ImportMemory + CreateTensorFromMemory + release tensor"
                         + " + ReleaseExternalMemoryHandle", fd -> {
                     try (ExternalMemory memory = ortImport(ortImporter, fd, size)) {
-                        ortImporter.createTensor(memory, frame).close();
+                        long t0 = System.nanoTime();
+                        var tensor = ortImporter.createTensor(memory, frame);
+                        long t1 = System.nanoTime();
+                        tensor.close();
+                        HALVES.record("(i) CreateTensorFromMemory | release tensor", t1 - t0, System.nanoTime() - t1);
                     }
                 }));
     }
@@ -354,6 +367,9 @@ public final class ImportCostBenchmark {
         split(byLetter, 'g', 'f', "the SPI importer's own work over (f): checks, makeCurrent, its objects");
         split(byLetter, 'h', 'g', "ORT's ImportMemory/ReleaseExternalMemoryHandle and the bridge over the SPI importer");
         split(byLetter, 'i', 'h', "CreateTensorFromMemory + releasing the tensor (ORT's tensor, the bridge's deleter)");
+        System.out.println();
+        System.out.println("Each half of a variant on its own, median µs over every cycle (warm-up included):");
+        HALVES.print();
         Variant full = byLetter.get('i');
         if (full.failure == null && !Double.isNaN(bare)) {
             double ratio = full.median() / bare;
@@ -366,5 +382,28 @@ public final class ImportCostBenchmark {
         Variant b = byLetter.get(subtrahend);
         String value = a.failure == null && b.failure == null ? String.format("%+.1f", a.median() - b.median()) : "n/a";
         System.out.printf("- (%c) − (%c) = %s: %s%n", minuend, subtrahend, value, what);
+    }
+
+    /** The two halves (import | release, create | release) of variants (g), (h) and (i), timed inside the cycle. */
+    private static final Halves HALVES = new Halves();
+
+    private static final class Halves {
+        private final Map<String, List<long[]>> byName = new LinkedHashMap<>();
+
+        void record(String name, long firstNanos, long secondNanos) {
+            byName.computeIfAbsent(name, n -> new ArrayList<>()).add(new long[] {firstNanos, secondNanos});
+        }
+
+        void print() {
+            byName.forEach((name, cycles) -> {
+                String[] halves = name.split(" \\| ");
+                System.out.printf("- %s %.1f, %s %.1f%n", halves[0], median(cycles, 0), halves[1], median(cycles, 1));
+            });
+        }
+
+        private static double median(List<long[]> cycles, int half) {
+            long[] values = cycles.stream().mapToLong(c -> c[half]).sorted().toArray();
+            return values[values.length / 2] / 1e3;
+        }
     }
 }
