@@ -4,6 +4,7 @@ import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cpu.kernel.KernelThreads;
+import dev.javaep.cpu.kernel.PlannedKernel;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Graph;
@@ -30,7 +31,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p><b>A Run allocates nothing once the shapes settle.</b> Each thread that runs the program has a {@link Scratch}:
  * the slots' tensors, each step's input and output lists, the output shapes each step computed for the input shapes
  * it saw last (a kernel's {@link CpuKernel#outputShapes(long[][])} depends on the shapes only, so equal shapes give
- * equal answers; kernels that read input values for their shapes are asked every Run), and one native buffer the
+ * equal answers; kernels that read input values for their shapes are asked every Run) and, for a
+ * {@link PlannedKernel}, the plan of those shapes it computes through (broadcast walk, geometry, scratch resolved
+ * once per input-shape signature, not per Run), and one native buffer the
  * intermediates are laid out in one after another. A Run whose intermediates do not fit takes the rest from a
  * confined arena for that Run and the buffer grows to the Run's size afterwards. Concurrent Runs on different
  * threads never share a scratch.
@@ -138,7 +141,7 @@ final class CpuSubgraphProgram implements CompiledNode {
     @Override
     public void compute(KernelContext context) {
         Scratch scratch = scratches.get();
-        KernelThreads.enter(threads);
+        KernelThreads previousThreads = KernelThreads.enter(threads);
         Tensor[] values = scratch.values;
         for (int i = 0; i < fusedInputSlots.length; i++) {
             if (fusedInputSlots[i] != NONE) {
@@ -158,6 +161,7 @@ final class CpuSubgraphProgram implements CompiledNode {
             }
         } finally {
             scratch.endRun();
+            KernelThreads.leave(previousThreads);
         }
     }
 
@@ -182,7 +186,11 @@ final class CpuSubgraphProgram implements CompiledNode {
             outputs[i] = output;
             values[slot] = output;
         }
-        step.kernel().compute(stepScratch.inputList, stepScratch.outputList);
+        if (stepScratch.plan != null) {
+            stepScratch.plan.compute(stepScratch.inputList, stepScratch.outputList);
+        } else {
+            step.kernel().compute(stepScratch.inputList, stepScratch.outputList);
+        }
     }
 
     @Override
@@ -208,6 +216,8 @@ final class CpuSubgraphProgram implements CompiledNode {
         /** The input shapes {@link #shapes} answers for (copies), or null before the first Run. */
         long[][] inputShapes;
         long[][] shapes;
+        /** A {@link PlannedKernel}'s plan for {@link #inputShapes}, else null. */
+        PlannedKernel.Plan plan;
 
         StepScratch(Step step) {
             inputs = new Tensor[step.inputSlots().length];
@@ -228,9 +238,11 @@ final class CpuSubgraphProgram implements CompiledNode {
             for (int i = 0; i < inputs.length; i++) {
                 current[i] = inputs[i] == null ? null : inputs[i].shape().clone();
             }
-            long[][] result = step.kernel().outputShapes(inputList);
+            PlannedKernel.Plan newPlan = step.kernel() instanceof PlannedKernel planned ? planned.plan(current) : null;
+            long[][] result = newPlan != null ? newPlan.outputShapes() : step.kernel().outputShapes(inputList);
             inputShapes = current;
             shapes = result;
+            plan = newPlan;
             return result;
         }
 

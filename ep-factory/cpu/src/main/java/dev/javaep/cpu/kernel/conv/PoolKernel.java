@@ -52,12 +52,12 @@ record PoolKernel(FloatPooling.Kind kind, PoolAttributes attributes, String op, 
         Shapes.requireType(op, "input X", x, type);
         Shapes.requireType(op, "output Y", y, type);
         PoolGeometry g = geometry(x.shape());
-        Shapes.requireOutputShapes(op, outputs.subList(0, 1), new long[][] {g.outputShape()});
+        Shapes.requireOutputShape(op, 0, outputs.get(0), g.outputShape());
         Tensor argmax = indices != null && outputs.size() > 1 ? outputs.get(1) : null;
         MemorySegment ys = FloatData.target(y);
         if (argmax != null) {
             Shapes.requireType(op, "output Indices", argmax, ElementType.INT64);
-            Shapes.requireOutputShapes(op, List.of(argmax), new long[][] {g.outputShape()});
+            Shapes.requireOutputShape(op, 1, argmax, g.outputShape());
             FloatPooling.maxWithIndices(g, indices, FloatData.read(x), ys, argmax.data());
         } else if (attributes == null) {
             FloatPooling.global(kind, Math.multiplyExact(g.batch(), g.channels()), Math.toIntExact(g.inputSpatialSize()),

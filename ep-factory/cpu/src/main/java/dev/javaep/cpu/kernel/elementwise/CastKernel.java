@@ -38,7 +38,7 @@ record CastKernel(ElementType from, ElementType to) implements CpuKernel {
         Tensor x = inputs.get(0);
         Tensor y = outputs.get(0);
         Shapes.requireTypes("Cast", x, from, y, to);
-        Shapes.requireOutputShapes("Cast", outputs, new long[][] {x.shape()});
+        Shapes.requireOutputShape("Cast", outputs, x.shape());
         MemorySegment in = x.data();
         MemorySegment out = y.data();
         long count = x.elementCount();

@@ -36,7 +36,7 @@ record UnaryKernel(String opType, UnaryMath function, Activation parameters, Ele
         Tensor y = outputs.get(0);
         Shapes.requireType(opType, "input X", x, elementType);
         Shapes.requireType(opType, "output Y", y, elementType);
-        Shapes.requireOutputShapes(opType, outputs, new long[][] {x.shape()});
+        Shapes.requireOutputShape(opType, outputs, x.shape());
         MemorySegment in = x.data();
         MemorySegment out = y.data();
         long count = x.elementCount();

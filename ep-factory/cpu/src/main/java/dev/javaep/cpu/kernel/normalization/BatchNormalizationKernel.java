@@ -35,7 +35,7 @@ record BatchNormalizationKernel(BatchNorm rule) implements CpuKernel {
         Tensor x = inputs.get(0);
         ChannelLayout layout = rule.layout(x.shape(), inputs.get(1).shape(), inputs.get(2).shape(), inputs.get(3).shape(),
                 inputs.get(4).shape());
-        Shapes.requireOutputShapes(OP, outputs.subList(0, 1), new long[][] {x.shape()});
+        Shapes.requireOutputShape(OP, 0, outputs.get(0), x.shape());
         FloatAccess in = FloatAccess.of(OP, "X", x);
         FloatAccess out = FloatAccess.of(OP, "Y", outputs.get(0));
         FloatAccess scale = FloatAccess.of(OP, "scale", inputs.get(1));

@@ -33,7 +33,7 @@ record RowNormalizationKernel(RowNormalization rule) implements CpuKernel {
         Tensor x = inputs.get(0);
         Tensor biasTensor = inputs.size() > 2 ? inputs.get(2) : null;
         RowLayout layout = rule.layout(x.shape(), inputs.get(1).shape(), biasTensor == null ? null : biasTensor.shape());
-        Shapes.requireOutputShapes(op, outputs.subList(0, 1), new long[][] {x.shape()});
+        Shapes.requireOutputShape(op, 0, outputs.get(0), x.shape());
         FloatAccess in = FloatAccess.of(op, "X", x);
         FloatAccess out = FloatAccess.of(op, "Y", outputs.get(0));
         FloatAccess scale = FloatAccess.of(op, "scale", inputs.get(1));

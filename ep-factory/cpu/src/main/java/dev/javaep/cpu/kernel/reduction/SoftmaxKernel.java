@@ -43,7 +43,7 @@ record SoftmaxKernel(long axis, boolean coerceTo2d, boolean log, ElementType typ
         Tensor y = outputs.getFirst();
         Shapes.requireTypes(op(), x, type, y, type);
         long[] shape = x.shape();
-        Shapes.requireOutputShapes(op(), outputs, new long[][] {shape});
+        Shapes.requireOutputShape(op(), outputs, shape);
         SoftmaxGeometry g = SoftmaxGeometry.of(op(), shape, axis, coerceTo2d);
         if (x.elementCount() == 0) {
             return;

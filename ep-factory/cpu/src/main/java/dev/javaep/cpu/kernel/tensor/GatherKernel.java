@@ -29,7 +29,7 @@ record GatherKernel(long axis) implements TensorKernel {
         Tensor y = outputs.get(0);
         Shapes.requireType(op(), "output", y, data.elementType());
         TensorOps.Gathering g = TensorOps.gather(data.shape(), indices.shape(), axis);
-        Shapes.requireOutputShapes(op(), outputs, new long[][] {g.outputShape()});
+        Shapes.requireOutputShape(op(), outputs, g.outputShape());
         long[] rows = new long[Math.toIntExact(g.indexCount())];
         for (int j = 0; j < rows.length; j++) {
             rows[j] = TensorOps.index(op(), InputValues.IntegerValues.at(indices.data(), indices.elementType(), j), g.axisDim());

@@ -24,7 +24,7 @@ record RearrangeKernel(String op, Function<InputValues, TensorOps.Rearrangement>
         Tensor y = outputs.get(0);
         Shapes.requireType(op, "output", y, x.elementType());
         TensorOps.Rearrangement r = rule.apply(InputValues.of(op, inputs));
-        Shapes.requireOutputShapes(op, outputs, new long[][] {r.outputShape()});
+        Shapes.requireOutputShape(op, outputs, r.outputShape());
         StridedCopier.copy(x.data(), y.data(), x.elementType().byteSize(), r.copy());
     }
 }
