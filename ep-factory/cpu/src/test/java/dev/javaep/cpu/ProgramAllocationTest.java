@@ -36,14 +36,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * read shape values every Run): they are measured and printed, not asserted, until their kernels plan too.
  */
 class ProgramAllocationTest {
-    private static final int BATCH_RUNS = 2_000;
-    private static final int MAX_BATCHES = 40;
+    private static final int BATCH_RUNS = 5_000;
+    private static final int MAX_BATCHES = 200;
     private static final ElementType F = ElementType.FLOAT;
     private static final ElementType I64 = ElementType.INT64;
     private static KernelThreads threads;
     /** Kernels not yet planned per input-shape signature (see the class comment). */
-    private static final java.util.Set<String> NOT_YET_PLANNED = java.util.Set.of("Where", "Sum of 3", "Clip", "MaxPool",
-            "AveragePool", "GlobalAveragePool", "BatchNormalization", "LayerNormalization", "Softmax", "ReduceMean",
+    private static final java.util.Set<String> NOT_YET_PLANNED = java.util.Set.of("Where", "Sum of 3", "Clip",
+            "ReduceMean",
             "Reshape", "Flatten", "Unsqueeze", "Transpose", "Concat", "Slice", "Split", "Gather");
 
     @BeforeAll
@@ -155,7 +155,7 @@ class ProgramAllocationTest {
             Context context = new Context(arena, tensors, c.outputs(), c.outputType());
             double lowest = Double.MAX_VALUE;
             try {
-                for (int batch = 0; batch < MAX_BATCHES && lowest > 0; batch++) {
+                for (int batch = 0; batch < MAX_BATCHES && lowest >= 1; batch++) {
                     long before = allocatedBytes();
                     for (int r = 0; r < BATCH_RUNS; r++) {
                         program.compute(context);
