@@ -15,6 +15,7 @@ import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ValueInfo;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -129,8 +130,14 @@ final class CpuSubgraphProgram implements CompiledNode {
         return info == null || info.name().isEmpty() ? null : info.name();
     }
 
-    /** Whether the kernel overrides {@link CpuKernel#outputShapes(List)}: its output shapes may depend on input values. */
+    /**
+     * Whether the kernel's output shapes may depend on input values it does not name: it overrides
+     * {@link CpuKernel#outputShapes(List)} and is no {@link PlannedKernel} (whose plans name the inputs they read).
+     */
     private static boolean readsValuesForShapes(CpuKernel kernel) {
+        if (kernel instanceof PlannedKernel) {
+            return false;
+        }
         try {
             return kernel.getClass().getMethod("outputShapes", List.class).getDeclaringClass() != CpuKernel.class;
         } catch (NoSuchMethodException e) {
@@ -218,6 +225,8 @@ final class CpuSubgraphProgram implements CompiledNode {
         long[][] shapes;
         /** A {@link PlannedKernel}'s plan for {@link #inputShapes}, else null. */
         PlannedKernel.Plan plan;
+        /** Per input: a copy of the bytes the plan was made from ({@link PlannedKernel.Plan#valueInputs()}), else null. */
+        MemorySegment[] planValues;
 
         StepScratch(Step step) {
             inputs = new Tensor[step.inputSlots().length];
@@ -231,19 +240,48 @@ final class CpuSubgraphProgram implements CompiledNode {
             if (step.shapesReadValues()) {
                 return step.kernel().outputShapes(inputList);
             }
-            if (inputShapes != null && sameShapes()) {
+            if (inputShapes != null && sameShapes() && sameValues()) {
                 return shapes;
             }
             long[][] current = new long[inputs.length][];
             for (int i = 0; i < inputs.length; i++) {
                 current[i] = inputs[i] == null ? null : inputs[i].shape().clone();
             }
-            PlannedKernel.Plan newPlan = step.kernel() instanceof PlannedKernel planned ? planned.plan(current) : null;
+            PlannedKernel.Plan newPlan = step.kernel() instanceof PlannedKernel planned ? planned.plan(inputList) : null;
             long[][] result = newPlan != null ? newPlan.outputShapes() : step.kernel().outputShapes(inputList);
+            MemorySegment[] values = null;
+            long valueInputs = newPlan == null ? 0 : newPlan.valueInputs();
+            if (valueInputs != 0) {
+                values = new MemorySegment[inputs.length];
+                for (int i = 0; i < inputs.length; i++) {
+                    if ((valueInputs & 1L << i) != 0 && inputs[i] != null) {
+                        values[i] = MemorySegment.ofArray(inputs[i].data().toArray(ValueLayout.JAVA_BYTE));
+                    }
+                }
+            }
             inputShapes = current;
             shapes = result;
             plan = newPlan;
+            planValues = values;
             return result;
+        }
+
+        /** Whether the inputs the plan read values of still hold the same bytes. */
+        private boolean sameValues() {
+            if (planValues == null) {
+                return true;
+            }
+            for (int i = 0; i < inputs.length; i++) {
+                MemorySegment seen = planValues[i];
+                if (seen != null) {
+                    MemorySegment data = inputs[i].data();
+                    if (data.byteSize() != seen.byteSize()
+                            || MemorySegment.mismatch(data, 0, data.byteSize(), seen, 0, seen.byteSize()) != -1) {
+                        return false;
+                    }
+                }
+            }
+            return true;
         }
 
         private boolean sameShapes() {

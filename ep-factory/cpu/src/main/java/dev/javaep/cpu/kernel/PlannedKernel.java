@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * A kernel that resolves what depends on its input shapes (output shapes, a broadcast walk, a matrix or convolution
  * geometry) once per input-shape signature into a {@link Plan}, and computes through it. The compiled program keeps
- * one plan per step and thread and asks for a new one only when a step's input shapes change, so a steady-state Run
+ * one plan per step and thread and asks for a new one only when a step's input shapes (or the values its plan read)
+ * change, so a steady-state Run
  * computes no shape and allocates nothing (issue 13); the plain {@link CpuKernel} calls plan afresh each time.
  */
 public interface PlannedKernel extends CpuKernel {
@@ -21,10 +22,26 @@ public interface PlannedKernel extends CpuKernel {
 
         /** Computes the outputs, which have {@link #outputShapes()}. */
         void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs);
+
+        /**
+         * The inputs whose values, not only shapes, this plan was made from (bit i: input i; a Reshape's shape, a
+         * Slice's starts): the program keeps a copy of their bytes and plans again when they change.
+         */
+        default long valueInputs() {
+            return 0;
+        }
     }
 
     /** The plan for inputs of these shapes (an omitted optional input's is null); throws for incompatible shapes. */
     Plan plan(long[][] inputShapes);
+
+    /**
+     * The plan for these inputs (omitted optional ones null): kernels whose shapes depend on input values read them
+     * here and name them in {@link Plan#valueInputs()}; the rest plan from the shapes.
+     */
+    default Plan plan(List<? extends Tensor> inputs) {
+        return plan(Shapes.shapesOf(inputs));
+    }
 
     @Override
     default long[][] outputShapes(long[][] inputShapes) {

@@ -3,9 +3,10 @@ package dev.javaep.cpu.kernel.tensor;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ops.TensorOps;
+import dev.javaep.spi.ops.TensorOps.StridedCopy;
 import java.util.List;
 
-/** Concat along {@code axis}: each input copied into its region of the output. */
+/** Concat along {@code axis}: each input copied into its region of the output (planned once per input shapes). */
 record ConcatKernel(long axis) implements TensorKernel {
     @Override
     public String op() {
@@ -23,6 +24,37 @@ record ConcatKernel(long axis) implements TensorKernel {
             Shapes.checked(inputs.shape(i));
         }
         return shapes;
+    }
+
+    @Override
+    public Plan plan(InputValues inputs) {
+        TensorOps.Concatenation c = TensorOps.concat(shapes(inputs), axis);
+        long[][] shapes = {c.outputShape()};
+        StridedCopy[] parts = new StridedCopy[c.parts().size()];
+        long[][] odometers = new long[parts.length][];
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = c.parts().get(i).simplified();
+            odometers[i] = StridedCopier.odometer(parts[i]);
+        }
+        return new Plan() {
+            @Override
+            public long[][] outputShapes() {
+                return shapes;
+            }
+
+            @Override
+            public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
+                Tensor y = outputs.get(0);
+                Shapes.requireOutputShape(op(), outputs, shapes[0]);
+                for (int i = 0; i < inputs.size(); i++) {
+                    Tensor x = inputs.get(i);
+                    if (x.elementType() != y.elementType()) {
+                        Shapes.requireType(op(), "input " + i, x, y.elementType()); // throws, naming the input
+                    }
+                    StridedCopier.copySimplified(x.data(), y.data(), y.elementType().byteSize(), parts[i], odometers[i]);
+                }
+            }
+        };
     }
 
     @Override

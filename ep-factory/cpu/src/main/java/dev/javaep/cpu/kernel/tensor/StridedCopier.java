@@ -3,6 +3,7 @@ package dev.javaep.cpu.kernel.tensor;
 import dev.javaep.spi.ops.TensorOps.StridedCopy;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 
 /**
  * Runs a {@link StridedCopy} between host segments, moving elements of 1, 2, 4, 8 or 16 bytes without
@@ -15,6 +16,16 @@ final class StridedCopier {
 
     static void copy(MemorySegment source, MemorySegment target, int elementSize, StridedCopy plan) {
         StridedCopy c = plan.simplified();
+        copySimplified(source, target, elementSize, c, odometer(c));
+    }
+
+    /** An odometer for {@link #copySimplified} of {@code c} (a kernel plan keeps one with its simplified copy). */
+    static long[] odometer(StridedCopy c) {
+        return new long[Math.max(0, c.rank() - 1)];
+    }
+
+    /** {@link #copy} of a copy that is {@link StridedCopy#simplified()} already, counting in {@code idx} (its contents do not matter). */
+    static void copySimplified(MemorySegment source, MemorySegment target, int elementSize, StridedCopy c, long[] idx) {
         if (c.elementCount() == 0) {
             return;
         }
@@ -31,7 +42,7 @@ final class StridedCopier {
         long innerTarget = ts[rank - 1];
         boolean bulk = innerSource == 1 && innerTarget == 1;
         long rows = c.elementCount() / length;
-        long[] idx = new long[rank - 1];
+        Arrays.fill(idx, 0);
         long src = c.sourceOffset();
         long dst = c.targetOffset();
         for (long row = 0; row < rows; row++) {
