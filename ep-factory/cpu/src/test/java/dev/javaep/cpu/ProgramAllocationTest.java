@@ -88,6 +88,8 @@ class ProgramAllocationTest {
                 new Case("Sum of 3", "Sum", 13, List.of(In.f(8), In.f(2, 8), In.f(8)), 1),
                 new Case("Sigmoid", "Sigmoid", 13, List.of(In.f(64)), 1),
                 new Case("Clip", "Clip", 13, List.of(In.f(64)), 1),
+                new Case("Sqrt", "Sqrt", 13, List.of(In.f(64)), 1),
+                new Case("Cast to int64", "Cast", 19, List.of(In.f(64)), 1, I64, new Attribute.IntValue("to", 7)),
                 new Case("MatMul", "MatMul", 13, List.of(In.f(16, 32), In.f(32, 16)), 1),
                 new Case("MatMul, batched", "MatMul", 13, List.of(In.f(2, 8, 16), In.f(16, 8)), 1),
                 new Case("Gemm", "Gemm", 13, List.of(In.f(16, 32), In.f(32, 16), In.f(16)), 1),
