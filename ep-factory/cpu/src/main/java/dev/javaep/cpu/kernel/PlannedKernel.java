@@ -32,6 +32,31 @@ public interface PlannedKernel extends CpuKernel {
         }
     }
 
+    /** A plan that keeps its output shapes (and the inputs whose values it read), the part every plan has; subclasses compute. */
+    abstract class ShapedPlan implements Plan {
+        private final long[][] outputShapes;
+        private final long valueInputs;
+
+        protected ShapedPlan(long[][] outputShapes) {
+            this(outputShapes, 0);
+        }
+
+        protected ShapedPlan(long[][] outputShapes, long valueInputs) {
+            this.outputShapes = outputShapes;
+            this.valueInputs = valueInputs;
+        }
+
+        @Override
+        public final long[][] outputShapes() {
+            return outputShapes;
+        }
+
+        @Override
+        public final long valueInputs() {
+            return valueInputs;
+        }
+    }
+
     /** The plan for inputs of these shapes (an omitted optional input's is null); throws for incompatible shapes. */
     Plan plan(long[][] inputShapes);
 

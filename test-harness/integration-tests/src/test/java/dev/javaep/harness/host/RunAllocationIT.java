@@ -107,43 +107,24 @@ class RunAllocationIT {
     /** The model's inputs (x…) and outputs (y…) with their shapes, in order. */
     private static Map<String, long[]> shapes(String shape) {
         long[] v = {LENGTH};
-        Map<String, long[]> shapes = new LinkedHashMap<>();
-        switch (shape) {
-            case "two inputs, two outputs" -> {
-                shapes.put("x1", v);
-                shapes.put("x2", v);
-                shapes.put("y1", v);
-                shapes.put("y2", v);
-            }
-            case "chain with intermediates" -> {
-                shapes.put("x1", v);
-                shapes.put("y", v);
-            }
-            case "every value an output" -> {
-                shapes.put("x1", v);
-                shapes.put("y1", v);
-                shapes.put("y2", v);
-            }
-            case "Add, same shapes" -> {
-                shapes.put("x1", v);
-                shapes.put("x2", v);
-                shapes.put("y", v);
-            }
-            case "Mul, bias broadcast" -> {
-                shapes.put("x1", new long[] {2, 3, 8});
-                shapes.put("y", new long[] {2, 3, 8});
-            }
-            case "MatMul" -> {
-                shapes.put("x1", new long[] {16, 32});
-                shapes.put("y", new long[] {16, 16});
-            }
-            case "Conv" -> {
-                shapes.put("x1", new long[] {1, 4, 16, 16});
-                shapes.put("y", new long[] {1, 8, 16, 16});
-            }
+        return switch (shape) {
+            case "two inputs, two outputs" -> named(List.of("x1", "x2", "y1", "y2"), v, v, v, v);
+            case "chain with intermediates" -> named(List.of("x1", "y"), v, v);
+            case "every value an output" -> named(List.of("x1", "y1", "y2"), v, v, v);
+            case "Add, same shapes" -> named(List.of("x1", "x2", "y"), v, v, v);
+            case "Mul, bias broadcast" -> named(List.of("x1", "y"), new long[] {2, 3, 8}, new long[] {2, 3, 8});
+            case "MatMul" -> named(List.of("x1", "y"), new long[] {16, 32}, new long[] {16, 16});
+            case "Conv" -> named(List.of("x1", "y"), new long[] {1, 4, 16, 16}, new long[] {1, 8, 16, 16});
             default -> throw new IllegalArgumentException(shape);
+        };
+    }
+
+    private static Map<String, long[]> named(List<String> names, long[]... shapes) {
+        Map<String, long[]> named = new LinkedHashMap<>();
+        for (int i = 0; i < shapes.length; i++) {
+            named.put(names.get(i), shapes[i]);
         }
-        return shapes;
+        return named;
     }
 
     /** {@code n} values, positive and negative. */

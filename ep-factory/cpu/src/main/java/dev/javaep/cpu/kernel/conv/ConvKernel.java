@@ -37,20 +37,14 @@ record ConvKernel(ConvAttributes attributes, boolean transposed, ElementType typ
     }
 
     /** The geometry of one set of input shapes and the convolution that runs it (with its task bodies and buffers). */
-    private final class ConvPlan implements Plan {
-        private final long[][] outputShapes;
+    private final class ConvPlan extends ShapedPlan {
         private final FloatConvolution convolution;
         private final FloatTransposedConvolution transposedConvolution;
 
         ConvPlan(ConvGeometry g) {
-            this.outputShapes = new long[][] {g.outputShape()};
+            super(new long[][] {g.outputShape()});
             this.convolution = transposed ? null : new FloatConvolution(g);
             this.transposedConvolution = transposed ? new FloatTransposedConvolution(g) : null;
-        }
-
-        @Override
-        public long[][] outputShapes() {
-            return outputShapes;
         }
 
         @Override
@@ -66,7 +60,7 @@ record ConvKernel(ConvAttributes attributes, boolean transposed, ElementType typ
             if (b != null) {
                 Shapes.requireType(op, "input B", b, type);
             }
-            Shapes.requireOutputShapes(op, outputs, outputShapes);
+            Shapes.requireOutputShapes(op, outputs, outputShapes());
             MemorySegment ys = FloatData.target(y);
             MemorySegment bs = b == null ? null : FloatData.read(b);
             if (transposed) {

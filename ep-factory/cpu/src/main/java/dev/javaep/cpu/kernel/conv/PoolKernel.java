@@ -47,9 +47,8 @@ record PoolKernel(FloatPooling.Kind kind, PoolAttributes attributes, String op, 
     }
 
     /** The geometry of one input shape and what its pool needs (windows, plane buffer), made once. */
-    private final class PoolPlan implements Plan {
+    private final class PoolPlan extends ShapedPlan {
         private final PoolGeometry g;
-        private final long[][] outputShapes;
         /** The windowed pool (without indices: a MaxPool node may leave that output out), else null. */
         private final FloatPooling.Windows windows;
         /** MaxPool with indices: its window; the global pools and it: the plane buffer. */
@@ -57,18 +56,12 @@ record PoolKernel(FloatPooling.Kind kind, PoolAttributes attributes, String op, 
         private final float[] plane;
 
         PoolPlan(PoolGeometry g) {
+            super(indices == null ? new long[][] {g.outputShape()} : new long[][] {g.outputShape(), g.outputShape()});
             this.g = g;
-            long[] y = g.outputShape();
-            this.outputShapes = indices == null ? new long[][] {y} : new long[][] {y, y.clone()};
             this.windows = attributes != null ? new FloatPooling.Windows(kind, attributes.countIncludePad(), g) : null;
             this.window = attributes != null && indices != null ? Window3.of(g) : null;
             this.plane = attributes == null ? new float[Math.toIntExact(g.inputSpatialSize())]
                     : window != null ? new float[window.inSize()] : null;
-        }
-
-        @Override
-        public long[][] outputShapes() {
-            return outputShapes;
         }
 
         @Override
@@ -77,12 +70,12 @@ record PoolKernel(FloatPooling.Kind kind, PoolAttributes attributes, String op, 
             Tensor y = outputs.get(0);
             Shapes.requireType(op, "input X", x, type);
             Shapes.requireType(op, "output Y", y, type);
-            Shapes.requireOutputShape(op, 0, y, outputShapes[0]);
+            Shapes.requireOutputShape(op, 0, y, outputShapes()[0]);
             Tensor argmax = indices != null && outputs.size() > 1 ? outputs.get(1) : null;
             MemorySegment ys = FloatData.target(y);
             if (argmax != null) {
                 Shapes.requireType(op, "output Indices", argmax, ElementType.INT64);
-                Shapes.requireOutputShape(op, 1, argmax, outputShapes[0]);
+                Shapes.requireOutputShape(op, 1, argmax, outputShapes()[0]);
                 FloatPooling.maxWithIndices(g, window, indices, FloatData.read(x), ys, argmax.data(), plane);
             } else if (attributes == null) {
                 FloatPooling.global(kind, Math.multiplyExact(g.batch(), g.channels()), plane.length, FloatData.read(x), ys, plane);

@@ -52,8 +52,7 @@ record BinaryKernel(String opType, BinaryMath function, ElementType inputType, E
     }
 
     /** The broadcast walk of one pair of input shapes, its lanes, and the chunk loop it drives (itself: no lambda per Run). */
-    private final class ChunksPlan implements Plan, BroadcastPlan.ChunkAction {
-        private final long[][] outputShapes;
+    private final class ChunksPlan extends ShapedPlan implements BroadcastPlan.ChunkAction {
         private final BroadcastPlan walk;
         private final double[] x = new double[Lanes.CHUNK];
         private final double[] z = new double[Lanes.CHUNK];
@@ -67,18 +66,13 @@ record BinaryKernel(String opType, BinaryMath function, ElementType inputType, E
         private MemorySegment ys;
 
         ChunksPlan(long[] outputShape, BroadcastPlan walk) {
-            this.outputShapes = new long[][] {outputShape};
+            super(new long[][] {outputShape});
             this.walk = walk;
             boolean floatLanes = function == BinaryMath.POW || Lanes.isFloat(inputType);
             this.xLong = floatLanes ? null : new long[Lanes.CHUNK];
             this.zLong = floatLanes ? null : new long[Lanes.CHUNK];
             this.results = function.yieldsBool() || function == BinaryMath.POW && !Lanes.isFloat(outputType)
                     ? new long[Lanes.CHUNK] : null;
-        }
-
-        @Override
-        public long[][] outputShapes() {
-            return outputShapes;
         }
 
         @Override
@@ -89,7 +83,7 @@ record BinaryKernel(String opType, BinaryMath function, ElementType inputType, E
             Shapes.requireType(opType, "input A", a, inputType);
             Shapes.requireType(opType, "input B", b, rightType);
             Shapes.requireType(opType, "output C", y, outputType);
-            Shapes.requireOutputShapes(opType, outputs, outputShapes);
+            Shapes.requireOutputShapes(opType, outputs, outputShapes());
             as = a.data();
             bs = b.data();
             ys = y.data();

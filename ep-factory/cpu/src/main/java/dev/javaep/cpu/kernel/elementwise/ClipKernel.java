@@ -37,21 +37,15 @@ record ClipKernel(ElementType elementType, boolean boundsFromAttributes, float a
     }
 
     /** One input shape's output shape and the lanes its Runs clip in, made once. */
-    private final class ClipPlan implements Plan {
-        private final long[][] outputShapes;
+    private final class ClipPlan extends ShapedPlan {
         private final double[] floats;
         private final long[] integers;
 
         ClipPlan(long[] shape) {
-            this.outputShapes = new long[][] {shape};
+            super(new long[][] {shape});
             int lane = (int) Math.min(Lanes.CHUNK, Shapes.elementCount(shape));
             this.floats = Lanes.isFloat(elementType) ? new double[Math.max(lane, 1)] : null;
             this.integers = Lanes.isFloat(elementType) ? null : new long[Math.max(lane, 1)];
-        }
-
-        @Override
-        public long[][] outputShapes() {
-            return outputShapes;
         }
 
         @Override
@@ -59,7 +53,7 @@ record ClipKernel(ElementType elementType, boolean boundsFromAttributes, float a
             Tensor x = inputs.get(0);
             Tensor y = outputs.get(0);
             Shapes.requireTypes("Clip", x, elementType, y, elementType);
-            Shapes.requireOutputShapes("Clip", outputs, outputShapes);
+            Shapes.requireOutputShapes("Clip", outputs, outputShapes());
             Tensor min = inputs.size() > 1 ? inputs.get(1) : null;
             Tensor max = inputs.size() > 2 ? inputs.get(2) : null;
             if (min != null) {

@@ -40,9 +40,8 @@ record ElementwiseBinary(ArithmeticOp op, ElementType elementType) implements Pl
     }
 
     /** The broadcast walk of one pair of input shapes, and the row loop it drives (itself: no lambda per Run). */
-    private final class RowsPlan implements Plan, BroadcastRows.RowAction {
+    private final class RowsPlan extends ShapedPlan implements BroadcastRows.RowAction {
         private final BroadcastRows rows;
-        private final long[][] outputShapes;
         private final long[] counter;
         /** This Run's segments, set for the walk only. */
         private MemorySegment as;
@@ -50,14 +49,9 @@ record ElementwiseBinary(ArithmeticOp op, ElementType elementType) implements Pl
         private MemorySegment ys;
 
         RowsPlan(BroadcastRows rows) {
+            super(new long[][] {rows.outputShape()});
             this.rows = rows;
-            this.outputShapes = new long[][] {rows.outputShape()};
             this.counter = rows.newCounter();
-        }
-
-        @Override
-        public long[][] outputShapes() {
-            return outputShapes;
         }
 
         @Override
@@ -68,7 +62,7 @@ record ElementwiseBinary(ArithmeticOp op, ElementType elementType) implements Pl
             Shapes.requireType(op.opType(), "input A", a, elementType);
             Shapes.requireType(op.opType(), "input B", b, elementType);
             Shapes.requireType(op.opType(), "output C", y, elementType);
-            Shapes.requireOutputShapes(op.opType(), outputs, outputShapes);
+            Shapes.requireOutputShapes(op.opType(), outputs, outputShapes());
             as = a.data();
             bs = b.data();
             ys = y.data();

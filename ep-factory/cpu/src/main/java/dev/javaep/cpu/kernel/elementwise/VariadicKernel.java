@@ -45,8 +45,7 @@ record VariadicKernel(String opType, BinaryMath step, boolean mean, ElementType 
     }
 
     /** The broadcast walk of one set of input shapes, its lanes, and the chunk loop it drives (itself: no lambda per Run). */
-    private final class FoldPlan implements Plan, BroadcastPlan.ChunkAction {
-        private final long[][] outputShapes;
+    private final class FoldPlan extends ShapedPlan implements BroadcastPlan.ChunkAction {
         private final BroadcastPlan walk;
         private final double[] acc;
         private final double[] next;
@@ -57,7 +56,7 @@ record VariadicKernel(String opType, BinaryMath step, boolean mean, ElementType 
         private MemorySegment ys;
 
         FoldPlan(long[] outputShape, BroadcastPlan walk, int inputs) {
-            this.outputShapes = new long[][] {outputShape};
+            super(new long[][] {outputShape});
             this.walk = walk;
             boolean floating = Lanes.isFloat(elementType);
             this.acc = floating ? new double[Lanes.CHUNK] : null;
@@ -65,11 +64,6 @@ record VariadicKernel(String opType, BinaryMath step, boolean mean, ElementType 
             this.accLong = floating ? null : new long[Lanes.CHUNK];
             this.nextLong = floating ? null : new long[Lanes.CHUNK];
             this.data = new MemorySegment[inputs];
-        }
-
-        @Override
-        public long[][] outputShapes() {
-            return outputShapes;
         }
 
         @Override
@@ -83,7 +77,7 @@ record VariadicKernel(String opType, BinaryMath step, boolean mean, ElementType 
             }
             Tensor y = outputs.get(0);
             Shapes.requireType(opType, "output", y, elementType);
-            Shapes.requireOutputShapes(opType, outputs, outputShapes);
+            Shapes.requireOutputShapes(opType, outputs, outputShapes());
             ys = y.data();
             try {
                 walk.forEachChunk(this);

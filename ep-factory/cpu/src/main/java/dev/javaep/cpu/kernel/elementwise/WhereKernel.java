@@ -45,8 +45,7 @@ record WhereKernel(ElementType elementType) implements PlannedKernel {
     }
 
     /** The broadcast walk of one set of input shapes, and the chunk loop it drives (itself: no lambda per Run). */
-    private final class SelectPlan implements Plan, BroadcastPlan.ChunkAction {
-        private final long[][] outputShapes;
+    private final class SelectPlan extends ShapedPlan implements BroadcastPlan.ChunkAction {
         private final BroadcastPlan walk;
         /** This Run's segments, set for the walk only. */
         private MemorySegment c;
@@ -55,13 +54,8 @@ record WhereKernel(ElementType elementType) implements PlannedKernel {
         private MemorySegment os;
 
         SelectPlan(long[] outputShape, BroadcastPlan walk) {
-            this.outputShapes = new long[][] {outputShape};
+            super(new long[][] {outputShape});
             this.walk = walk;
-        }
-
-        @Override
-        public long[][] outputShapes() {
-            return outputShapes;
         }
 
         @Override
@@ -74,7 +68,7 @@ record WhereKernel(ElementType elementType) implements PlannedKernel {
             Shapes.requireType("Where", "X", x, elementType);
             Shapes.requireType("Where", "Y", y, elementType);
             Shapes.requireType("Where", "output", out, elementType);
-            Shapes.requireOutputShapes("Where", outputs, outputShapes);
+            Shapes.requireOutputShapes("Where", outputs, outputShapes());
             c = condition.data();
             xs = x.data();
             ys = y.data();

@@ -34,27 +34,21 @@ record GemmKernel(GemmGeometry.Attributes attributes, ElementType type) implemen
     }
 
     /** The geometry of one set of input shapes, and for float16 the float32 copies' buffers. */
-    private final class GemmPlan implements Plan {
+    private final class GemmPlan extends ShapedPlan {
         private final GemmGeometry g;
-        private final long[][] outputShapes;
         private final MemorySegment wideA;
         private final MemorySegment wideB;
         private final MemorySegment wideC;
         private final MemorySegment wideY;
 
         GemmPlan(GemmGeometry g, long[] a, long[] b, long[] c) {
+            super(new long[][] {g.outputShape()});
             this.g = g;
-            this.outputShapes = new long[][] {g.outputShape()};
             boolean half = type == ElementType.FLOAT16;
             this.wideA = half ? Float16Copies.buffer(a) : null;
             this.wideB = half ? Float16Copies.buffer(b) : null;
             this.wideC = half && c != null ? Float16Copies.buffer(c) : null;
             this.wideY = half ? Float16Copies.buffer(g.outputShape()) : null;
-        }
-
-        @Override
-        public long[][] outputShapes() {
-            return outputShapes;
         }
 
         @Override
@@ -69,7 +63,7 @@ record GemmKernel(GemmGeometry.Attributes attributes, ElementType type) implemen
             if (c != null) {
                 Shapes.requireType("Gemm", "input C", c, type);
             }
-            Shapes.requireOutputShapes("Gemm", outputs, outputShapes);
+            Shapes.requireOutputShapes("Gemm", outputs, outputShapes());
             if (type == ElementType.FLOAT16) {
                 multiply(Float16Copies.widen(a, wideA), Float16Copies.widen(b, wideB),
                         c == null ? null : Float16Copies.widen(c, wideC), wideY, g);

@@ -33,9 +33,8 @@ record MatMulKernel(ElementType type) implements PlannedKernel {
     }
 
     /** The geometry of one pair of input shapes, and for float16 the float32 copies' buffers. */
-    private final class ProductPlan implements Plan {
+    private final class ProductPlan extends ShapedPlan {
         private final MatMulGeometry g;
-        private final long[][] outputShapes;
         /** One B for every batch of A: A's batches stacked are one tall matrix, and so is Y. */
         private final boolean oneTallProduct;
         private final long[] index;
@@ -44,8 +43,8 @@ record MatMulKernel(ElementType type) implements PlannedKernel {
         private final MemorySegment wideY;
 
         ProductPlan(MatMulGeometry g, long[] a, long[] b) {
+            super(new long[][] {g.outputShape()});
             this.g = g;
-            this.outputShapes = new long[][] {g.outputShape()};
             long[] batch = g.batch();
             this.oneTallProduct = Arrays.stream(g.bBatchStrides()).allMatch(s -> s == 0)
                     && Arrays.equals(g.aBatchStrides(), Broadcasting.strides(batch, batch.length));
@@ -57,11 +56,6 @@ record MatMulKernel(ElementType type) implements PlannedKernel {
         }
 
         @Override
-        public long[][] outputShapes() {
-            return outputShapes;
-        }
-
-        @Override
         public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
             Tensor a = inputs.get(0);
             Tensor b = inputs.get(1);
@@ -69,7 +63,7 @@ record MatMulKernel(ElementType type) implements PlannedKernel {
             Shapes.requireType("MatMul", "input A", a, type);
             Shapes.requireType("MatMul", "input B", b, type);
             Shapes.requireType("MatMul", "output Y", y, type);
-            Shapes.requireOutputShapes("MatMul", outputs, outputShapes);
+            Shapes.requireOutputShapes("MatMul", outputs, outputShapes());
             if (type == ElementType.FLOAT16) {
                 multiply(Float16Copies.widen(a, wideA), Float16Copies.widen(b, wideB), wideY);
                 Float16Copies.narrow(wideY, y);

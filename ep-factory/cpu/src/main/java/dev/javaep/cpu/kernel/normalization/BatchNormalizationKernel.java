@@ -33,17 +33,16 @@ record BatchNormalizationKernel(BatchNorm rule) implements PlannedKernel {
     }
 
     /** The channel layout of one set of input shapes and the per-parameter arrays its Runs fill, made once. */
-    private final class ChannelPlan implements Plan {
+    private final class ChannelPlan extends ShapedPlan {
         private final ChannelLayout layout;
-        private final long[][] outputShapes;
         private final double[] means;
         private final double[] variances;
         private final double[] a;
         private final double[] b;
 
         ChannelPlan(ChannelLayout layout, long[][] outputShapes) {
+            super(outputShapes);
             this.layout = layout;
-            this.outputShapes = outputShapes;
             int parameters = Math.toIntExact(layout.perElement() ? layout.channels() * layout.inner() : layout.channels());
             this.means = new double[parameters];
             this.variances = new double[parameters];
@@ -52,14 +51,9 @@ record BatchNormalizationKernel(BatchNorm rule) implements PlannedKernel {
         }
 
         @Override
-        public long[][] outputShapes() {
-            return outputShapes;
-        }
-
-        @Override
         public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
             Tensor x = inputs.get(0);
-            Shapes.requireOutputShape(OP, 0, outputs.get(0), outputShapes[0]);
+            Shapes.requireOutputShape(OP, 0, outputs.get(0), outputShapes()[0]);
             FloatAccess in = FloatAccess.of(OP, "X", x);
             FloatAccess out = FloatAccess.of(OP, "Y", outputs.get(0));
             FloatAccess scale = FloatAccess.of(OP, "scale", inputs.get(1));

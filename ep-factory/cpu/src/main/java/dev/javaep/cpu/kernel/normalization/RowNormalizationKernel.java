@@ -29,18 +29,12 @@ record RowNormalizationKernel(RowNormalization rule) implements PlannedKernel {
     }
 
     /** The row layout of one set of input shapes, made once. */
-    private final class RowsPlan implements Plan {
+    private final class RowsPlan extends ShapedPlan {
         private final RowLayout layout;
-        private final long[][] outputShapes;
 
         RowsPlan(RowLayout layout, long[][] outputShapes) {
+            super(outputShapes);
             this.layout = layout;
-            this.outputShapes = outputShapes;
-        }
-
-        @Override
-        public long[][] outputShapes() {
-            return outputShapes;
         }
 
         @Override
@@ -48,7 +42,7 @@ record RowNormalizationKernel(RowNormalization rule) implements PlannedKernel {
             String op = rule.op();
             Tensor x = inputs.get(0);
             Tensor biasTensor = inputs.size() > 2 ? inputs.get(2) : null;
-            Shapes.requireOutputShape(op, 0, outputs.get(0), outputShapes[0]);
+            Shapes.requireOutputShape(op, 0, outputs.get(0), outputShapes()[0]);
             FloatAccess in = FloatAccess.of(op, "X", x);
             FloatAccess out = FloatAccess.of(op, "Y", outputs.get(0));
             FloatAccess scale = FloatAccess.of(op, "scale", inputs.get(1));

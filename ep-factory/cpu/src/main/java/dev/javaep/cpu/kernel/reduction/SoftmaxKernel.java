@@ -44,9 +44,8 @@ record SoftmaxKernel(long axis, boolean coerceTo2d, boolean log, ElementType typ
     }
 
     /** The geometry of one input shape and the slice buffers its Runs fill, made once. */
-    private final class SlicesPlan implements Plan {
+    private final class SlicesPlan extends ShapedPlan {
         private final SoftmaxGeometry g;
-        private final long[][] outputShapes;
         private final boolean empty;
         /** A row (inner 1), or a [length, columns] block with each column's running max and sum. */
         private final double[] values;
@@ -54,8 +53,8 @@ record SoftmaxKernel(long axis, boolean coerceTo2d, boolean log, ElementType typ
         private final double[] sum;
 
         SlicesPlan(SoftmaxGeometry g, long[][] outputShapes) {
+            super(outputShapes);
             this.g = g;
-            this.outputShapes = outputShapes;
             this.empty = Shapes.elementCount(outputShapes[0]) == 0;
             int length = (int) g.length();
             int columns = (int) Math.min(g.inner(), COLUMNS);
@@ -66,16 +65,11 @@ record SoftmaxKernel(long axis, boolean coerceTo2d, boolean log, ElementType typ
         }
 
         @Override
-        public long[][] outputShapes() {
-            return outputShapes;
-        }
-
-        @Override
         public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
             Tensor x = inputs.getFirst();
             Tensor y = outputs.getFirst();
             Shapes.requireTypes(op(), x, type, y, type);
-            Shapes.requireOutputShape(op(), outputs, outputShapes[0]);
+            Shapes.requireOutputShape(op(), outputs, outputShapes()[0]);
             if (empty) {
                 return;
             }

@@ -36,12 +36,7 @@ record ConcatKernel(long axis) implements TensorKernel {
             parts[i] = c.parts().get(i).simplified();
             odometers[i] = StridedCopier.odometer(parts[i]);
         }
-        return new Plan() {
-            @Override
-            public long[][] outputShapes() {
-                return shapes;
-            }
-
+        return new ShapedPlan(shapes) {
             @Override
             public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
                 Tensor y = outputs.get(0);

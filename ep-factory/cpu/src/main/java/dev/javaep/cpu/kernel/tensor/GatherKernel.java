@@ -27,12 +27,7 @@ record GatherKernel(long axis) implements TensorKernel {
         TensorOps.Gathering g = TensorOps.gather(Shapes.checked(inputs.shape(0)), Shapes.checked(inputs.shape(1)), axis);
         long[][] shapes = {g.outputShape()};
         long[] rows = new long[Math.toIntExact(g.indexCount())];
-        return new Plan() {
-            @Override
-            public long[][] outputShapes() {
-                return shapes;
-            }
-
+        return new ShapedPlan(shapes) {
             @Override
             public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
                 Shapes.requireOutputShape(op(), outputs, shapes[0]);

@@ -25,20 +25,9 @@ record RearrangeKernel(String op, Function<InputValues, TensorOps.Rearrangement>
         Shapes.checked(inputs.shape(0));
         TensorOps.Rearrangement r = rule.apply(inputs);
         long[][] shapes = {r.outputShape()};
-        long valueInputs = inputs.valuesRead();
         StridedCopy copy = r.copy().simplified();
         long[] odometer = StridedCopier.odometer(copy);
-        return new Plan() {
-            @Override
-            public long[][] outputShapes() {
-                return shapes;
-            }
-
-            @Override
-            public long valueInputs() {
-                return valueInputs;
-            }
-
+        return new ShapedPlan(shapes, inputs.valuesRead()) {
             @Override
             public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
                 Tensor x = inputs.get(0);

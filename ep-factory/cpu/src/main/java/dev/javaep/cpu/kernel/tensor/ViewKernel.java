@@ -21,18 +21,7 @@ record ViewKernel(String op, Function<InputValues, long[]> shapeRule) implements
     @Override
     public Plan plan(InputValues inputs) {
         long[][] shapes = outputShapes(inputs);
-        long valueInputs = inputs.valuesRead();
-        return new Plan() {
-            @Override
-            public long[][] outputShapes() {
-                return shapes;
-            }
-
-            @Override
-            public long valueInputs() {
-                return valueInputs;
-            }
-
+        return new ShapedPlan(shapes, inputs.valuesRead()) {
             @Override
             public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
                 copy(inputs.get(0), outputs.get(0), shapes[0]);
