@@ -148,16 +148,16 @@ final class CpuSubgraphProgram implements CompiledNode {
     @Override
     public void compute(KernelContext context) {
         Scratch scratch = scratches.get();
-        KernelThreads previousThreads = KernelThreads.enter(threads);
         Tensor[] values = scratch.values;
-        for (int i = 0; i < fusedInputSlots.length; i++) {
-            if (fusedInputSlots[i] != NONE) {
-                values[fusedInputSlots[i]] = context.input(i);
-            }
-        }
         scratch.used = 0;
-        StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
+        KernelThreads previousThreads = KernelThreads.enter(threads);
         try {
+            for (int i = 0; i < fusedInputSlots.length; i++) {
+                if (fusedInputSlots[i] != NONE) {
+                    values[fusedInputSlots[i]] = context.input(i);
+                }
+            }
+            StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
             for (int s = 0; s < steps.length; s++) {
                 long startNanos = profiler == null ? 0L : System.nanoTime();
                 run(steps[s], scratch.stepScratch[s], scratch, context);
