@@ -128,10 +128,10 @@ public final class FloatVectors {
         // several of them, and its vectors were then allocated (~100 B per call) instead of kept in registers
         long o = switch (f) {
             case SIGMOID -> sigmoid(in, out, bytes);
-            case TANH -> tanh(in, out, bytes);
-            case EXP -> exp(in, out, bytes);
-            case NEG -> neg(in, out, bytes);
-            case ABS -> abs(in, out, bytes);
+            case TANH -> lanewise(VectorOperators.TANH, in, out, bytes);
+            case EXP -> lanewise(VectorOperators.EXP, in, out, bytes);
+            case NEG -> lanewise(VectorOperators.NEG, in, out, bytes);
+            case ABS -> lanewise(VectorOperators.ABS, in, out, bytes);
             case RELU -> relu(in, out, bytes);
         };
         for (; o < bytes; o += Float.BYTES) {
@@ -167,46 +167,19 @@ public final class FloatVectors {
         return o;
     }
 
-    private static long tanh(MemorySegment in, MemorySegment out, long bytes) {
+    /** The whole vectors of a one-operator activation (a constant {@code op} at each call site, once inlined). */
+    private static long lanewise(VectorOperators.Unary op, MemorySegment in, MemorySegment out, long bytes) {
         long step = (long) L * Float.BYTES;
         long o = 0;
         for (; o + step <= bytes; o += step) {
-            FloatVector.fromMemorySegment(S, in, o, ORDER).lanewise(VectorOperators.TANH).intoMemorySegment(out, o, ORDER);
-        }
-        return o;
-    }
-
-    private static long exp(MemorySegment in, MemorySegment out, long bytes) {
-        long step = (long) L * Float.BYTES;
-        long o = 0;
-        for (; o + step <= bytes; o += step) {
-            FloatVector.fromMemorySegment(S, in, o, ORDER).lanewise(VectorOperators.EXP).intoMemorySegment(out, o, ORDER);
-        }
-        return o;
-    }
-
-    private static long neg(MemorySegment in, MemorySegment out, long bytes) {
-        long step = (long) L * Float.BYTES;
-        long o = 0;
-        for (; o + step <= bytes; o += step) {
-            FloatVector.fromMemorySegment(S, in, o, ORDER).neg().intoMemorySegment(out, o, ORDER);
-        }
-        return o;
-    }
-
-    private static long abs(MemorySegment in, MemorySegment out, long bytes) {
-        long step = (long) L * Float.BYTES;
-        long o = 0;
-        for (; o + step <= bytes; o += step) {
-            FloatVector.fromMemorySegment(S, in, o, ORDER).abs().intoMemorySegment(out, o, ORDER);
+            FloatVector.fromMemorySegment(S, in, o, ORDER).lanewise(op).intoMemorySegment(out, o, ORDER);
         }
         return o;
     }
 
     private static long relu(MemorySegment in, MemorySegment out, long bytes) {
-        long step = (long) L * Float.BYTES;
         long o = 0;
-        for (; o + step <= bytes; o += step) {
+        for (long step = (long) L * Float.BYTES; o + step <= bytes; o += step) {
             FloatVector.fromMemorySegment(S, in, o, ORDER).max(0f).intoMemorySegment(out, o, ORDER);
         }
         return o;
