@@ -3,7 +3,6 @@ package dev.javaep.cpu.kernel.tensor;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ops.TensorOps;
-import dev.javaep.spi.ops.TensorOps.StridedCopy;
 import java.util.List;
 
 /** Concat along {@code axis}: each input copied into its region of the output (planned once per input shapes). */
@@ -30,12 +29,7 @@ record ConcatKernel(long axis) implements TensorKernel {
     public Plan plan(InputValues inputs) {
         TensorOps.Concatenation c = TensorOps.concat(shapes(inputs), axis);
         long[][] shapes = {c.outputShape()};
-        StridedCopy[] parts = new StridedCopy[c.parts().size()];
-        long[][] odometers = new long[parts.length][];
-        for (int i = 0; i < parts.length; i++) {
-            parts[i] = c.parts().get(i).simplified();
-            odometers[i] = StridedCopier.odometer(parts[i]);
-        }
+        StridedCopier.Planned parts = new StridedCopier.Planned(c.parts());
         return new ShapedPlan(shapes) {
             @Override
             public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
@@ -46,7 +40,7 @@ record ConcatKernel(long axis) implements TensorKernel {
                     if (x.elementType() != y.elementType()) {
                         Shapes.requireType(op(), "input " + i, x, y.elementType()); // throws, naming the input
                     }
-                    StridedCopier.copySimplified(x.data(), y.data(), y.elementType().byteSize(), parts[i], odometers[i]);
+                    parts.copy(i, x.data(), y.data(), y.elementType().byteSize());
                 }
             }
         };

@@ -3,7 +3,6 @@ package dev.javaep.cpu.kernel.tensor;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ops.TensorOps;
-import dev.javaep.spi.ops.TensorOps.StridedCopy;
 import java.util.List;
 import java.util.function.Function;
 
@@ -25,8 +24,7 @@ record RearrangeKernel(String op, Function<InputValues, TensorOps.Rearrangement>
         Shapes.checked(inputs.shape(0));
         TensorOps.Rearrangement r = rule.apply(inputs);
         long[][] shapes = {r.outputShape()};
-        StridedCopy copy = r.copy().simplified();
-        long[] odometer = StridedCopier.odometer(copy);
+        StridedCopier.Planned copy = new StridedCopier.Planned(List.of(r.copy()));
         return new ShapedPlan(shapes, inputs.valuesRead()) {
             @Override
             public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
@@ -34,7 +32,7 @@ record RearrangeKernel(String op, Function<InputValues, TensorOps.Rearrangement>
                 Tensor y = outputs.get(0);
                 Shapes.requireType(op, "output", y, x.elementType());
                 Shapes.requireOutputShape(op, 0, y, shapes[0]);
-                StridedCopier.copySimplified(x.data(), y.data(), x.elementType().byteSize(), copy, odometer);
+                copy.copy(0, x.data(), y.data(), x.elementType().byteSize());
             }
         };
     }

@@ -4,6 +4,7 @@ import dev.javaep.spi.ops.TensorOps.StridedCopy;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Runs a {@link StridedCopy} between host segments, moving elements of 1, 2, 4, 8 or 16 bytes without
@@ -19,13 +20,36 @@ final class StridedCopier {
         copySimplified(source, target, elementSize, c, odometer(c));
     }
 
-    /** An odometer for {@link #copySimplified} of {@code c} (a kernel plan keeps one with its simplified copy). */
-    static long[] odometer(StridedCopy c) {
+    /** An odometer for {@link #copySimplified} of {@code c}. */
+    private static long[] odometer(StridedCopy c) {
         return new long[Math.max(0, c.rank() - 1)];
     }
 
+    /**
+     * Copies simplified once, each with its odometer, for a kernel plan that runs them every Run (simplifying a
+     * copy and its odometer were allocations per call).
+     */
+    static final class Planned {
+        private final StridedCopy[] copies;
+        private final long[][] odometers;
+
+        Planned(List<StridedCopy> copies) {
+            this.copies = new StridedCopy[copies.size()];
+            this.odometers = new long[copies.size()][];
+            for (int i = 0; i < this.copies.length; i++) {
+                this.copies[i] = copies.get(i).simplified();
+                this.odometers[i] = odometer(this.copies[i]);
+            }
+        }
+
+        /** Runs copy {@code i}. */
+        void copy(int i, MemorySegment source, MemorySegment target, int elementSize) {
+            copySimplified(source, target, elementSize, copies[i], odometers[i]);
+        }
+    }
+
     /** {@link #copy} of a copy that is {@link StridedCopy#simplified()} already, counting in {@code idx} (its contents do not matter). */
-    static void copySimplified(MemorySegment source, MemorySegment target, int elementSize, StridedCopy c, long[] idx) {
+    private static void copySimplified(MemorySegment source, MemorySegment target, int elementSize, StridedCopy c, long[] idx) {
         if (c.elementCount() == 0) {
             return;
         }
