@@ -4,6 +4,7 @@ import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cpu.kernel.KernelThreads;
+import dev.javaep.cpu.kernel.PlannedKernel;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Graph;
@@ -14,6 +15,7 @@ import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ValueInfo;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -30,7 +32,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p><b>A Run allocates nothing once the shapes settle.</b> Each thread that runs the program has a {@link Scratch}:
  * the slots' tensors, each step's input and output lists, the output shapes each step computed for the input shapes
  * it saw last (a kernel's {@link CpuKernel#outputShapes(long[][])} depends on the shapes only, so equal shapes give
- * equal answers; kernels that read input values for their shapes are asked every Run), and one native buffer the
+ * equal answers; kernels that read input values for their shapes are asked every Run) and, for a
+ * {@link PlannedKernel}, the plan of those shapes it computes through (broadcast walk, geometry, scratch resolved
+ * once per input-shape signature, not per Run), and one native buffer the
  * intermediates are laid out in one after another. A Run whose intermediates do not fit takes the rest from a
  * confined arena for that Run and the buffer grows to the Run's size afterwards. Concurrent Runs on different
  * threads never share a scratch.
@@ -126,8 +130,14 @@ final class CpuSubgraphProgram implements CompiledNode {
         return info == null || info.name().isEmpty() ? null : info.name();
     }
 
-    /** Whether the kernel overrides {@link CpuKernel#outputShapes(List)}: its output shapes may depend on input values. */
+    /**
+     * Whether the kernel's output shapes may depend on input values it does not name: it overrides
+     * {@link CpuKernel#outputShapes(List)} and is no {@link PlannedKernel} (whose plans name the inputs they read).
+     */
     private static boolean readsValuesForShapes(CpuKernel kernel) {
+        if (kernel instanceof PlannedKernel) {
+            return false;
+        }
         try {
             return kernel.getClass().getMethod("outputShapes", List.class).getDeclaringClass() != CpuKernel.class;
         } catch (NoSuchMethodException e) {
@@ -138,16 +148,16 @@ final class CpuSubgraphProgram implements CompiledNode {
     @Override
     public void compute(KernelContext context) {
         Scratch scratch = scratches.get();
-        KernelThreads.enter(threads);
         Tensor[] values = scratch.values;
-        for (int i = 0; i < fusedInputSlots.length; i++) {
-            if (fusedInputSlots[i] != NONE) {
-                values[fusedInputSlots[i]] = context.input(i);
-            }
-        }
         scratch.used = 0;
-        StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
+        KernelThreads previousThreads = KernelThreads.enter(threads);
         try {
+            for (int i = 0; i < fusedInputSlots.length; i++) {
+                if (fusedInputSlots[i] != NONE) {
+                    values[fusedInputSlots[i]] = context.input(i);
+                }
+            }
+            StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
             for (int s = 0; s < steps.length; s++) {
                 long startNanos = profiler == null ? 0L : System.nanoTime();
                 run(steps[s], scratch.stepScratch[s], scratch, context);
@@ -158,6 +168,7 @@ final class CpuSubgraphProgram implements CompiledNode {
             }
         } finally {
             scratch.endRun();
+            KernelThreads.leave(previousThreads);
         }
     }
 
@@ -182,7 +193,11 @@ final class CpuSubgraphProgram implements CompiledNode {
             outputs[i] = output;
             values[slot] = output;
         }
-        step.kernel().compute(stepScratch.inputList, stepScratch.outputList);
+        if (stepScratch.plan != null) {
+            stepScratch.plan.compute(stepScratch.inputList, stepScratch.outputList);
+        } else {
+            step.kernel().compute(stepScratch.inputList, stepScratch.outputList);
+        }
     }
 
     @Override
@@ -208,6 +223,10 @@ final class CpuSubgraphProgram implements CompiledNode {
         /** The input shapes {@link #shapes} answers for (copies), or null before the first Run. */
         long[][] inputShapes;
         long[][] shapes;
+        /** A {@link PlannedKernel}'s plan for {@link #inputShapes}, else null. */
+        PlannedKernel.Plan plan;
+        /** Per input: a copy of the bytes the plan was made from ({@link PlannedKernel.Plan#valueInputs()}), else null. */
+        MemorySegment[] planValues;
 
         StepScratch(Step step) {
             inputs = new Tensor[step.inputSlots().length];
@@ -221,17 +240,48 @@ final class CpuSubgraphProgram implements CompiledNode {
             if (step.shapesReadValues()) {
                 return step.kernel().outputShapes(inputList);
             }
-            if (inputShapes != null && sameShapes()) {
+            if (inputShapes != null && sameShapes() && sameValues()) {
                 return shapes;
             }
             long[][] current = new long[inputs.length][];
             for (int i = 0; i < inputs.length; i++) {
                 current[i] = inputs[i] == null ? null : inputs[i].shape().clone();
             }
-            long[][] result = step.kernel().outputShapes(inputList);
+            PlannedKernel.Plan newPlan = step.kernel() instanceof PlannedKernel planned ? planned.plan(inputList) : null;
+            long[][] result = newPlan != null ? newPlan.outputShapes() : step.kernel().outputShapes(inputList);
+            MemorySegment[] values = null;
+            long valueInputs = newPlan == null ? 0 : newPlan.valueInputs();
+            if (valueInputs != 0) {
+                values = new MemorySegment[inputs.length];
+                for (int i = 0; i < inputs.length; i++) {
+                    if ((valueInputs & 1L << i) != 0 && inputs[i] != null) {
+                        values[i] = MemorySegment.ofArray(inputs[i].data().toArray(ValueLayout.JAVA_BYTE));
+                    }
+                }
+            }
             inputShapes = current;
             shapes = result;
+            plan = newPlan;
+            planValues = values;
             return result;
+        }
+
+        /** Whether the inputs the plan read values of still hold the same bytes. */
+        private boolean sameValues() {
+            if (planValues == null) {
+                return true;
+            }
+            for (int i = 0; i < inputs.length; i++) {
+                MemorySegment seen = planValues[i];
+                if (seen != null) {
+                    MemorySegment data = inputs[i].data();
+                    if (data.byteSize() != seen.byteSize()
+                            || MemorySegment.mismatch(data, 0, data.byteSize(), seen, 0, seen.byteSize()) != -1) {
+                        return false;
+                    }
+                }
+            }
+            return true;
         }
 
         private boolean sameShapes() {

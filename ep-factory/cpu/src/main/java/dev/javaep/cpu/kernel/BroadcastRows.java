@@ -2,6 +2,7 @@ package dev.javaep.cpu.kernel;
 
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.Broadcasting;
+import java.util.Arrays;
 
 /**
  * Walks the output of a two-input broadcast as contiguous output rows, telling for each row where
@@ -116,9 +117,19 @@ public final class BroadcastRows {
 
     /** Calls {@code action} once per output row, in output order; input offsets are updated incrementally. */
     public void forEachRow(RowAction action) {
+        forEachRow(action, newCounter());
+    }
+
+    /** A counter for {@link #forEachRow(RowAction, long[])}, to keep with this walk where Runs repeat it. */
+    public long[] newCounter() {
+        return new long[outerDims.length];
+    }
+
+    /** {@link #forEachRow(RowAction)} with the caller's counter from {@link #newCounter()} (its contents do not matter). */
+    public void forEachRow(RowAction action, long[] counter) {
         long rows = rowCount();
         int depth = outerDims.length;
-        long[] counter = new long[depth];
+        Arrays.fill(counter, 0);
         long outIndex = 0;
         long aIndex = 0;
         long bIndex = 0;

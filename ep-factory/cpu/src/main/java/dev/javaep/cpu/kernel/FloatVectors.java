@@ -124,22 +124,16 @@ public final class FloatVectors {
      */
     public static void apply(Activation f, MemorySegment in, MemorySegment out, long count) {
         long bytes = count * Float.BYTES;
-        long step = (long) L * Float.BYTES;
-        long o = 0;
-        FloatVector one = FloatVector.broadcast(S, 1f);
-        for (; o + step <= bytes; o += step) {
-            FloatVector x = FloatVector.fromMemorySegment(S, in, o, ORDER);
-            FloatVector r = switch (f) {
-                // exp of -x overflows to +inf for very negative x, and 1 / (1 + inf) is the right 0
-                case SIGMOID -> one.div(x.neg().lanewise(VectorOperators.EXP).add(one));
-                case TANH -> x.lanewise(VectorOperators.TANH);
-                case EXP -> x.lanewise(VectorOperators.EXP);
-                case NEG -> x.neg();
-                case ABS -> x.abs();
-                case RELU -> x.max(0f);
-            };
-            r.intoMemorySegment(out, o, ORDER);
-        }
+        // one small vector loop per activation: a loop holding all six grew past what C2 inlines once a JVM had run
+        // several of them, and its vectors were then allocated (~100 B per call) instead of kept in registers
+        long o = switch (f) {
+            case SIGMOID -> sigmoid(in, out, bytes);
+            case TANH -> lanewise(VectorOperators.TANH, in, out, bytes);
+            case EXP -> lanewise(VectorOperators.EXP, in, out, bytes);
+            case NEG -> lanewise(VectorOperators.NEG, in, out, bytes);
+            case ABS -> lanewise(VectorOperators.ABS, in, out, bytes);
+            case RELU -> relu(in, out, bytes);
+        };
         for (; o < bytes; o += Float.BYTES) {
             float x = in.get(FloatData.F, o);
             out.set(FloatData.F, o, switch (f) {
@@ -156,5 +150,38 @@ public final class FloatVectors {
     /** Float32 layout shared by the loops above. */
     private static final class FloatData {
         static final java.lang.foreign.ValueLayout.OfFloat F = java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
+    }
+
+    /** The whole vectors of {@link #apply}'s Sigmoid; returns the byte offset the scalar tail starts at. */
+    private static long sigmoid(MemorySegment in, MemorySegment out, long bytes) {
+        long step = (long) L * Float.BYTES;
+        long o = 0;
+        if (step <= bytes) {
+            FloatVector one = FloatVector.broadcast(S, 1f);
+            for (; o + step <= bytes; o += step) {
+                // exp of -x overflows to +inf for very negative x, and 1 / (1 + inf) is the right 0
+                FloatVector x = FloatVector.fromMemorySegment(S, in, o, ORDER);
+                one.div(x.neg().lanewise(VectorOperators.EXP).add(one)).intoMemorySegment(out, o, ORDER);
+            }
+        }
+        return o;
+    }
+
+    /** The whole vectors of a one-operator activation (a constant {@code op} at each call site, once inlined). */
+    private static long lanewise(VectorOperators.Unary op, MemorySegment in, MemorySegment out, long bytes) {
+        long step = (long) L * Float.BYTES;
+        long o = 0;
+        for (; o + step <= bytes; o += step) {
+            FloatVector.fromMemorySegment(S, in, o, ORDER).lanewise(op).intoMemorySegment(out, o, ORDER);
+        }
+        return o;
+    }
+
+    private static long relu(MemorySegment in, MemorySegment out, long bytes) {
+        long o = 0;
+        for (long step = (long) L * Float.BYTES; o + step <= bytes; o += step) {
+            FloatVector.fromMemorySegment(S, in, o, ORDER).max(0f).intoMemorySegment(out, o, ORDER);
+        }
+        return o;
     }
 }

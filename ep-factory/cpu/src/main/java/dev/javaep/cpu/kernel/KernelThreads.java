@@ -14,7 +14,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * the workers.
  *
  * <p>Kernels find the pool of the Run they are in through {@link #current()}, which the compiled program sets
- * ({@link #enter}) on the thread that runs it. A {@code parallelFor} allocates nothing; one that cannot get the
+ * ({@link #enter}) on the thread that runs it for the Run's length ({@link #leave}). A {@code parallelFor} allocates
+ * nothing (kernels hand it a task body they keep, not a lambda per call); one that cannot get the
  * workers (a second Run on another thread is using them, or it is called from inside a task) runs its tasks on the
  * calling thread, as does the pool of one thread.
  */
@@ -91,10 +92,27 @@ public final class KernelThreads {
         }
     }
 
-    /** Makes {@code pool} the one {@link #current()} answers on this thread (a compiled program calls this per Run). */
-    public static void enter(KernelThreads pool) {
-        if (CURRENT.get() != pool) {
+    /**
+     * Makes {@code pool} the one {@link #current()} answers on this thread until {@link #leave}; returns the pool it
+     * answered before (null outside a Run), for {@code leave}. A compiled program calls the pair around each Run.
+     */
+    public static KernelThreads enter(KernelThreads pool) {
+        KernelThreads previous = CURRENT.get();
+        if (previous != pool) {
             CURRENT.set(pool);
+        }
+        return previous;
+    }
+
+    /**
+     * Ends what {@link #enter} began: {@code previous} (its answer) is this thread's pool again. Outside a Run the
+     * thread then holds no pool: ORT's threads outlive sessions, and a pool they kept reachable would keep its
+     * stopped workers' objects too. The entry is set to null rather than removed, so the next Run's {@code enter}
+     * allocates no new one.
+     */
+    public static void leave(KernelThreads previous) {
+        if (CURRENT.get() != previous) {
+            CURRENT.set(previous);
         }
     }
 

@@ -72,11 +72,23 @@ public final class Shapes {
             throw new IllegalArgumentException(op + ": expected " + expected.length + " output(s), got " + outputs.size());
         }
         for (int i = 0; i < expected.length; i++) {
-            long[] actual = outputs.get(i).shape();
-            if (!Arrays.equals(actual, expected[i])) {
-                throw new IllegalArgumentException(op + ": output " + i + " was allocated with shape "
-                        + Arrays.toString(actual) + " but the inputs give " + Arrays.toString(expected[i]));
-            }
+            requireOutputShape(op, i, outputs.get(i), expected[i]);
+        }
+    }
+
+    /** {@link #requireOutputShapes} for a kernel of one output (without an array of one shape to allocate per call). */
+    public static void requireOutputShape(String op, List<? extends Tensor> outputs, long[] expected) {
+        if (outputs.size() != 1) {
+            throw new IllegalArgumentException(op + ": expected 1 output(s), got " + outputs.size());
+        }
+        requireOutputShape(op, 0, outputs.get(0), expected);
+    }
+
+    /** Fails unless output {@code index} was allocated with the expected shape. */
+    public static void requireOutputShape(String op, int index, Tensor output, long[] expected) {
+        if (!Arrays.equals(output.shape(), expected)) {
+            throw new IllegalArgumentException(op + ": output " + index + " was allocated with shape "
+                    + Arrays.toString(output.shape()) + " but the inputs give " + Arrays.toString(expected));
         }
     }
 

@@ -10,6 +10,7 @@ import dev.javaep.host.OrtTensor;
 import dev.javaep.host.Session;
 import dev.javaep.host.SessionOptions;
 import dev.javaep.host.TensorData;
+import dev.javaep.spi.Attribute;
 import dev.javaep.spi.ElementType;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -23,7 +24,8 @@ import java.util.Map;
  * so the host side allocates nothing per Run and what is left is ORT and javaep. For 1–4 inputs (one Sum node)
  * and 1–4 outputs (a Relu chain whose every value is an output), it prints the time inside {@code Compute}
  * ({@link BridgeStatistics}), the Java heap javaep allocates per Run (inside Compute, and the whole Run's
- * thread allocation minus ORT's CPU EP on the same binding) and the GCs over the measured Runs.
+ * thread allocation minus ORT's CPU EP on the same binding) and the GCs over the measured Runs. Three more rows take
+ * the kernels a real model spends its Runs in: a broadcasting Mul, a MatMul and a Conv (weights as initializers).
  */
 final class HotPathBenchmark {
     static final int RUNS = 100_000;
@@ -32,8 +34,16 @@ final class HotPathBenchmark {
 
     private HotPathBenchmark() {}
 
-    /** One model: its inputs, outputs and what the table calls it. */
-    record Workload(String name, byte[] model, List<String> inputs, List<String> outputs) {}
+    /** One model: its inputs, outputs and what the table calls it; {@code shapes}: a value's shape where not float[4]. */
+    record Workload(String name, byte[] model, List<String> inputs, List<String> outputs, Map<String, long[]> shapes) {
+        Workload(String name, byte[] model, List<String> inputs, List<String> outputs) {
+            this(name, model, inputs, outputs, Map.of());
+        }
+
+        long[] shape(String value) {
+            return shapes.getOrDefault(value, new long[] {LENGTH});
+        }
+    }
 
     /**
      * {@code y = Sum(x1, …, xk)} on float[4] (one node, k inputs) when {@code op} is Sum; for Add, a chain
@@ -76,6 +86,47 @@ final class HotPathBenchmark {
                 writer.toByteArray(), List.of("x"), names);
     }
 
+    /** {@code y = x * bias}: x float[2, 3, 8] bound, the bias float[8] an initializer broadcast along the last axis. */
+    static Workload broadcastMul() {
+        byte[] model = new OnnxModelWriter("broadcast_mul").opset(17)
+                .input("x", ElementType.FLOAT, Dim.of(2), Dim.of(3), Dim.of(8)).initializer("bias", pattern(8), 8)
+                .output("y", ElementType.FLOAT, Dim.of(2), Dim.of(3), Dim.of(8))
+                .node("Mul", List.of("x", "bias"), List.of("y")).toByteArray();
+        return new Workload("Mul, [2,3,8] × bias [8]", model, List.of("x"), List.of("y"),
+                Map.of("x", new long[] {2, 3, 8}, "y", new long[] {2, 3, 8}));
+    }
+
+    /** {@code y = x · w}: x float[16, 32] bound, w float[32, 16] an initializer. */
+    static Workload matMul() {
+        byte[] model = new OnnxModelWriter("matmul").opset(17)
+                .input("x", ElementType.FLOAT, Dim.of(16), Dim.of(32)).initializer("w", pattern(32 * 16), 32, 16)
+                .output("y", ElementType.FLOAT, Dim.of(16), Dim.of(16))
+                .node("MatMul", List.of("x", "w"), List.of("y")).toByteArray();
+        return new Workload("MatMul [16,32] × [32,16]", model, List.of("x"), List.of("y"),
+                Map.of("x", new long[] {16, 32}, "y", new long[] {16, 16}));
+    }
+
+    /** A 3×3 Conv with bias, 4 → 8 channels on 16×16, padded to keep the size; weights and bias initializers. */
+    static Workload conv() {
+        byte[] model = new OnnxModelWriter("conv").opset(17)
+                .input("x", ElementType.FLOAT, Dim.of(1), Dim.of(4), Dim.of(16), Dim.of(16))
+                .initializer("w", pattern(8 * 4 * 3 * 3), 8, 4, 3, 3).initializer("b", pattern(8), 8)
+                .output("y", ElementType.FLOAT, Dim.of(1), Dim.of(8), Dim.of(16), Dim.of(16))
+                .node("Conv", List.of("x", "w", "b"), List.of("y"),
+                        new Attribute.IntList("pads", List.of(1L, 1L, 1L, 1L))).toByteArray();
+        return new Workload("Conv 3×3, 4 → 8 channels, [1,4,16,16]", model, List.of("x"), List.of("y"),
+                Map.of("x", new long[] {1, 4, 16, 16}, "y", new long[] {1, 8, 16, 16}));
+    }
+
+    /** {@code n} small values, positive and negative. */
+    private static float[] pattern(int n) {
+        float[] values = new float[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = ((i * 7) % 11 - 5) / 8f;
+        }
+        return values;
+    }
+
     static List<Workload> workloads() {
         List<Workload> result = new ArrayList<>();
         for (int k = 1; k <= 4; k++) {
@@ -84,6 +135,9 @@ final class HotPathBenchmark {
         for (int k = 1; k <= 4; k++) {
             result.add(reluOutputs(k));
         }
+        result.add(broadcastMul());
+        result.add(matMul());
+        result.add(conv());
         return result;
     }
 
@@ -104,12 +158,15 @@ final class HotPathBenchmark {
             }
             try (Session session = env.createSession(w.model(), options); IoBinding binding = session.createIoBinding()) {
                 for (String input : w.inputs()) {
-                    OrtTensor tensor = OrtTensor.fromHost(TensorData.ofFloats(new long[] {LENGTH}, 1, -2, 3, -4));
+                    long[] shape = w.shape(input);
+                    OrtTensor tensor = OrtTensor.fromHost(TensorData.ofFloats(shape,
+                            shape.length == 1 && shape[0] == LENGTH ? new float[] {1, -2, 3, -4} : pattern(elements(shape))));
                     tensors.add(tensor);
                     binding.bindInput(input, tensor);
                 }
                 for (String output : w.outputs()) {
-                    OrtTensor tensor = OrtTensor.fromHost(TensorData.ofFloats(new long[] {LENGTH}, new float[(int) LENGTH]));
+                    long[] shape = w.shape(output);
+                    OrtTensor tensor = OrtTensor.fromHost(TensorData.ofFloats(shape, new float[elements(shape)]));
                     tensors.add(tensor);
                     binding.bindOutput(output, tensor);
                 }
@@ -147,6 +204,14 @@ final class HotPathBenchmark {
         } finally {
             tensors.forEach(OrtTensor::close);
         }
+    }
+
+    private static int elements(long[] shape) {
+        long n = 1;
+        for (long d : shape) {
+            n *= d;
+        }
+        return Math.toIntExact(n);
     }
 
     static long gcCount() {

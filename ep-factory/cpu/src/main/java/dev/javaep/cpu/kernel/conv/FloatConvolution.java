@@ -20,7 +20,9 @@ import java.lang.foreign.MemorySegment;
  *       {@code [C/g * K, rows * OW]} (zeros where the window reads padding), multiplied by {@code W_g[M/g, C/g * K]}
  *       with {@link FloatMatrixProduct}. The run is sized so that the column matrix stays near 1 MiB.</li>
  * </ul>
- * Y starts as the bias (or zeros) and the products accumulate into it. Not thread-safe; one instance per call.
+ * Y starts as the bias (or zeros) and the products accumulate into it. Not thread-safe: one instance per geometry
+ * and thread (a {@link ConvKernel} plan's), which keeps the task bodies it hands the kernel threads (made once: a
+ * lambda per call was an allocation per Run) and the call's operands while it runs.
  */
 final class FloatConvolution {
     /** Column-matrix floats per run of output rows (1 MiB). */
@@ -40,6 +42,24 @@ final class FloatConvolution {
     private final int cg;
     private final int mg;
     private final int k;
+    private final KernelThreads.Body depthwiseTasks = this::depthwiseTask;
+    private final KernelThreads.Body columnTasks = this::columnTask;
+    /** The call's operands and split, for the task bodies. */
+    private MemorySegment x;
+    private MemorySegment weights;
+    private MemorySegment y;
+    private int groups;
+    private long planes;
+    private long planesPerTask;
+    private long xStart;
+    private int row0;
+    private int runRows;
+    private int cols;
+    private float[] columns;
+    private int channelsPerTask;
+    /** A heap segment over this thread's tile buffer, remade only when the buffer grows. */
+    private float[] tileArray;
+    private MemorySegment tileSegment;
 
     FloatConvolution(ConvGeometry geometry) {
         this.g = geometry;
@@ -69,12 +89,23 @@ final class FloatConvolution {
                             y, (n * g.outChannels() + (long) group * mg) * outSize, mg, cg, outSize, 1f);
                 }
             }
-        } else if (cg == 1) {
-            depthwise(x, weights, y, batch, groups);
         } else {
-            im2col(x, weights, y, batch, groups);
+            this.x = x;
+            this.weights = weights;
+            this.y = y;
+            try {
+                if (cg == 1) {
+                    depthwise(x, weights, y, batch, groups);
+                } else {
+                    im2col(x, weights, y, batch, groups);
+                }
+            } finally {
+                this.x = this.weights = this.y = null; // the Run's memory is not kept reachable from the plan
+                this.columns = null;
+            }
         }
     }
+
 
     /** This thread's buffer {@code which}, at least {@code size} floats long (grown, never shrunk: no allocation per Run). */
     static float[] buffer(int which, int size) {
@@ -107,9 +138,15 @@ final class FloatConvolution {
         if (tasks == 1) {
             depthwisePlanes(x, weights, y, groups, 0, planes);
         } else {
-            pool.parallelFor(tasks, t -> depthwisePlanes(x, weights, y, groups, t * planesPerTask,
-                    Math.min(planes, (t + 1) * planesPerTask)));
+            this.groups = groups;
+            this.planes = planes;
+            this.planesPerTask = planesPerTask;
+            pool.parallelFor(tasks, depthwiseTasks);
         }
+    }
+
+    private void depthwiseTask(int t) {
+        depthwisePlanes(x, weights, y, groups, t * planesPerTask, Math.min(planes, (t + 1) * planesPerTask));
     }
 
     /** Depthwise convolution of input planes {@code [first, end)} (plane = image * groups + group). */
@@ -182,10 +219,13 @@ final class FloatConvolution {
         int rowsPerRun = Math.clamp(COLUMN_BUDGET / Math.max(1L, (long) ck * w.outW()), 1, rows);
         int runColumns = rowsPerRun * w.outW();
         float[] columns = buffer(COLUMNS, ck * runColumns);
-        MemorySegment columnSegment = MemorySegment.ofArray(columns);
         boolean oneRun = rowsPerRun == rows;
         float[] tile = oneRun ? null : buffer(TILE, mg * runColumns);
-        MemorySegment tileSegment = oneRun ? null : MemorySegment.ofArray(tile);
+        if (!oneRun && tileArray != tile) {
+            tileArray = tile;
+            tileSegment = MemorySegment.ofArray(tile);
+        }
+        MemorySegment tileSegment = oneRun ? null : this.tileSegment;
         for (long n = 0; n < batch; n++) {
             for (int group = 0; group < groups; group++) {
                 long xStart = (n * g.inChannels() + (long) group * cg) * inSize;
@@ -195,7 +235,7 @@ final class FloatConvolution {
                     int cols = runRows * w.outW();
                     fillColumns(x, xStart, row0, runRows, cols, columns);
                     if (oneRun) {
-                        FloatMatrixProduct.multiplyAccumulate(weights, (long) group * mg * ck, false, columnSegment, 0, false,
+                        FloatMatrixProduct.multiplyAccumulate(weights, (long) group * mg * ck, false, columns, 0,
                                 y, yStart, mg, ck, cols, 1f);
                         continue;
                     }
@@ -203,7 +243,7 @@ final class FloatConvolution {
                     for (int m = 0; m < mg; m++) {
                         MemorySegment.copy(y, F, (yStart + (long) m * outSize + outStart) * 4L, tile, m * cols, cols);
                     }
-                    FloatMatrixProduct.multiplyAccumulate(weights, (long) group * mg * ck, false, columnSegment, 0, false,
+                    FloatMatrixProduct.multiplyAccumulate(weights, (long) group * mg * ck, false, columns, 0,
                             tileSegment, 0, mg, ck, cols, 1f);
                     for (int m = 0; m < mg; m++) {
                         MemorySegment.copy(tile, m * cols, y, F, (yStart + (long) m * outSize + outStart) * 4L, cols);
@@ -221,9 +261,17 @@ final class FloatConvolution {
             fillColumns(x, xStart, row0, runRows, cols, columns, 0, cg);
             return;
         }
-        int channelsPerTask = Math.ceilDiv(cg, tasks);
-        pool.parallelFor(tasks, t -> fillColumns(x, xStart, row0, runRows, cols, columns, t * channelsPerTask,
-                Math.min(cg, (t + 1) * channelsPerTask)));
+        this.xStart = xStart;
+        this.row0 = row0;
+        this.runRows = runRows;
+        this.cols = cols;
+        this.columns = columns;
+        this.channelsPerTask = Math.ceilDiv(cg, tasks);
+        pool.parallelFor(tasks, columnTasks);
+    }
+
+    private void columnTask(int t) {
+        fillColumns(x, xStart, row0, runRows, cols, columns, t * channelsPerTask, Math.min(cg, (t + 1) * channelsPerTask));
     }
 
     /**

@@ -19,20 +19,39 @@ final class FloatPooling {
 
     enum Kind { MAX, AVERAGE }
 
-    static void pool(Kind kind, boolean countIncludePad, PoolGeometry g, MemorySegment x, MemorySegment y) {
-        Window3 w = Window3.of(g);
-        int inSize = w.inSize();
-        int outSize = w.outSize();
-        long planes = Math.multiplyExact(g.batch(), g.channels());
-        Axis d = new Axis(w.outD(), w.strideD(), w.padD(), w.padEndD(), w.dilationD(), w.kD(), w.inD(), countIncludePad);
-        Axis h = new Axis(w.outH(), w.strideH(), w.padH(), w.padEndH(), w.dilationH(), w.kH(), w.inH(), countIncludePad);
-        Axis wAxis = new Axis(w.outW(), w.strideW(), w.padW(), w.padEndW(), w.dilationW(), w.kW(), w.inW(), countIncludePad);
-        float[] in = new float[inSize];
-        float[] out = new float[outSize];
-        for (long p = 0; p < planes; p++) {
-            MemorySegment.copy(x, F, p * inSize * 4L, in, 0, inSize);
-            plane(kind == Kind.MAX, w, d, h, wAxis, in, out);
-            MemorySegment.copy(out, 0, y, F, p * outSize * 4L, outSize);
+    /**
+     * A windowed pool of one geometry: its windows along each axis and its plane buffers, worked out once (a
+     * {@code PoolKernel} plan keeps one per input shape and thread), so a Run allocates nothing. Not thread-safe.
+     */
+    static final class Windows {
+        private final boolean max;
+        private final Window3 w;
+        private final long planes;
+        private final Axis d;
+        private final Axis h;
+        private final Axis wAxis;
+        private final float[] in;
+        private final float[] out;
+
+        Windows(Kind kind, boolean countIncludePad, PoolGeometry g) {
+            this.max = kind == Kind.MAX;
+            this.w = Window3.of(g);
+            this.planes = Math.multiplyExact(g.batch(), g.channels());
+            this.d = new Axis(w.outD(), w.strideD(), w.padD(), w.padEndD(), w.dilationD(), w.kD(), w.inD(), countIncludePad);
+            this.h = new Axis(w.outH(), w.strideH(), w.padH(), w.padEndH(), w.dilationH(), w.kH(), w.inH(), countIncludePad);
+            this.wAxis = new Axis(w.outW(), w.strideW(), w.padW(), w.padEndW(), w.dilationW(), w.kW(), w.inW(), countIncludePad);
+            this.in = new float[w.inSize()];
+            this.out = new float[w.outSize()];
+        }
+
+        void pool(MemorySegment x, MemorySegment y) {
+            int inSize = w.inSize();
+            int outSize = w.outSize();
+            for (long p = 0; p < planes; p++) {
+                MemorySegment.copy(x, F, p * inSize * 4L, in, 0, inSize);
+                plane(max, w, d, h, wAxis, in, out);
+                MemorySegment.copy(out, 0, y, F, p * outSize * 4L, outSize);
+            }
         }
     }
 
@@ -82,13 +101,11 @@ final class FloatPooling {
      * of the first tap larger than all before it. A window whose taps are all -inf, NaN or padding keeps -FLT_MAX (as
      * the plain kernel) and the index of its first tap inside X.
      */
-    static void maxWithIndices(PoolGeometry g, MaxPoolIndices order, MemorySegment x, MemorySegment y,
-                               MemorySegment indices) {
-        Window3 w = Window3.of(g);
+    static void maxWithIndices(PoolGeometry g, Window3 w, MaxPoolIndices order, MemorySegment x, MemorySegment y,
+                               MemorySegment indices, float[] in) {
         int inSize = w.inSize();
         int outSize = w.outSize();
         long planes = Math.multiplyExact(g.batch(), g.channels());
-        float[] in = new float[inSize];
         for (long p = 0; p < planes; p++) {
             MemorySegment.copy(x, F, p * inSize * 4L, in, 0, inSize);
             long o = p * outSize;
@@ -138,9 +155,11 @@ final class FloatPooling {
         return Window3.endTap(start + padBegin, dilation, k, paddedEnd + padBegin) - Window3.firstTap(start + padBegin, dilation);
     }
 
-    /** GlobalMaxPool/GlobalAveragePool: one value per (image, channel) plane; the average sums in double. */
-    static void global(Kind kind, long planes, int size, MemorySegment x, MemorySegment y) {
-        float[] in = new float[size];
+    /**
+     * GlobalMaxPool/GlobalAveragePool: one value per (image, channel) plane; the average sums in double. {@code in}:
+     * a plane buffer of {@code size} floats.
+     */
+    static void global(Kind kind, long planes, int size, MemorySegment x, MemorySegment y, float[] in) {
         for (long p = 0; p < planes; p++) {
             MemorySegment.copy(x, F, p * size * 4L, in, 0, size);
             float result;

@@ -1,6 +1,6 @@
 package dev.javaep.cpu.kernel.elementwise;
 
-import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.PlannedKernel;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
@@ -13,12 +13,14 @@ import java.util.List;
  * arithmetic on the types {@link ElementwiseBinary} does not cover (float16), Pow, Mod, PRelu, Min/Max of two,
  * comparisons and And/Or/Xor (bool output).
  *
+ * <p>The broadcast walk and the lanes are planned once per pair of input shapes.
+ *
  * @param inputType    A's type (T)
  * @param rightType    B's type: T, or Pow's exponent type T1
  * @param outputType   T, or bool for comparisons and logic
  */
 record BinaryKernel(String opType, BinaryMath function, ElementType inputType, ElementType rightType, ElementType outputType)
-        implements CpuKernel {
+        implements PlannedKernel {
 
     BinaryKernel {
         boolean lanes = function == BinaryMath.POW
@@ -34,87 +36,101 @@ record BinaryKernel(String opType, BinaryMath function, ElementType inputType, E
     }
 
     @Override
-    public long[][] outputShapes(long[][] inputShapes) {
+    public Plan plan(long[][] inputShapes) {
         if (inputShapes.length != 2) {
             throw new IllegalArgumentException(opType + " takes 2 inputs, got " + inputShapes.length);
         }
         long[] a = Shapes.checked(inputShapes[0]);
         long[] b = Shapes.checked(inputShapes[1]);
+        long[] y;
         try {
-            return new long[][] {function == BinaryMath.PRELU ? ElementwiseOps.preluShape(a, b) : ElementwiseOps.broadcastShape(a, b)};
+            y = function == BinaryMath.PRELU ? ElementwiseOps.preluShape(a, b) : ElementwiseOps.broadcastShape(a, b);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(opType + ": " + e.getMessage(), e);
         }
+        return new ChunksPlan(y, BroadcastPlan.of(a, b));
     }
 
-    @Override
-    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
-        Tensor a = inputs.get(0);
-        Tensor b = inputs.get(1);
-        Tensor y = outputs.get(0);
-        Shapes.requireType(opType, "input A", a, inputType);
-        Shapes.requireType(opType, "input B", b, rightType);
-        Shapes.requireType(opType, "output C", y, outputType);
-        Shapes.requireOutputShapes(opType, outputs, outputShapes(new long[][] {a.shape(), b.shape()}));
-        BroadcastPlan plan = BroadcastPlan.of(a.shape(), b.shape());
-        MemorySegment as = a.data();
-        MemorySegment bs = b.data();
-        MemorySegment ys = y.data();
-        long aStep = plan.step(0);
-        long bStep = plan.step(1);
-        try {
-            if (function == BinaryMath.POW) {
-                pow(plan, as, aStep, bs, bStep, ys);
-            } else if (Lanes.isFloat(inputType)) {
-                double[] x = new double[Lanes.CHUNK];
-                double[] z = new double[Lanes.CHUNK];
-                long[] bools = function.yieldsBool() ? new long[Lanes.CHUNK] : null;
-                plan.forEachChunk((o, starts, n) -> {
-                    Lanes.load(as, inputType, starts[0], aStep, x, n);
-                    Lanes.load(bs, inputType, starts[1], bStep, z, n);
-                    if (bools != null) {
-                        function.compare(x, z, bools, n);
-                        Lanes.store(ys, ElementType.BOOL, o, bools, n);
-                    } else {
-                        function.apply(x, z, x, n);
-                        Lanes.store(ys, outputType, o, x, n);
-                    }
-                });
-            } else {
-                boolean unsigned64 = inputType == ElementType.UINT64;
-                long[] x = new long[Lanes.CHUNK];
-                long[] z = new long[Lanes.CHUNK];
-                plan.forEachChunk((o, starts, n) -> {
-                    Lanes.load(as, inputType, starts[0], aStep, x, n);
-                    Lanes.load(bs, inputType, starts[1], bStep, z, n);
-                    function.apply(x, z, x, n, unsigned64);
-                    Lanes.store(ys, outputType, o, x, n);
-                });
-            }
-        } catch (ArithmeticException e) {
-            throw new ArithmeticException(opType + ": integer division by zero: input B (" + inputType
-                    + ") contains 0, for which ONNX defines no result");
+    /** The broadcast walk of one pair of input shapes, its lanes, and the chunk loop it drives (itself: no lambda per Run). */
+    private final class ChunksPlan extends ShapedPlan implements BroadcastPlan.ChunkAction {
+        private final BroadcastPlan walk;
+        private final double[] x = new double[Lanes.CHUNK];
+        private final double[] z = new double[Lanes.CHUNK];
+        private final long[] xLong;
+        private final long[] zLong;
+        /** Comparisons' results, or Pow's integer results. */
+        private final long[] results;
+        /** This Run's segments, set for the walk only. */
+        private MemorySegment as;
+        private MemorySegment bs;
+        private MemorySegment ys;
+
+        ChunksPlan(long[] outputShape, BroadcastPlan walk) {
+            super(new long[][] {outputShape});
+            this.walk = walk;
+            boolean floatLanes = function == BinaryMath.POW || Lanes.isFloat(inputType);
+            this.xLong = floatLanes ? null : new long[Lanes.CHUNK];
+            this.zLong = floatLanes ? null : new long[Lanes.CHUNK];
+            this.results = function.yieldsBool() || function == BinaryMath.POW && !Lanes.isFloat(outputType)
+                    ? new long[Lanes.CHUNK] : null;
         }
-    }
 
-    /** Pow on doubles for every type pair (ONNX Runtime: {@code static_cast<T>(std::pow(x, y))}); integer results truncate. */
-    private void pow(BroadcastPlan plan, MemorySegment as, long aStep, MemorySegment bs, long bStep, MemorySegment ys) {
-        double[] x = new double[Lanes.CHUNK];
-        double[] z = new double[Lanes.CHUNK];
-        long[] integers = Lanes.isFloat(outputType) ? null : new long[Lanes.CHUNK];
-        boolean unsigned64 = outputType == ElementType.UINT64;
-        plan.forEachChunk((o, starts, n) -> {
-            Lanes.load(as, inputType, starts[0], aStep, x, n);
-            Lanes.load(bs, rightType, starts[1], bStep, z, n);
-            function.apply(x, z, x, n);
-            if (integers == null) {
-                Lanes.store(ys, outputType, o, x, n);
-            } else {
-                for (int i = 0; i < n; i++) {
-                    integers[i] = unsigned64 ? Lanes.doubleToUnsigned(x[i]) : (long) x[i];
-                }
-                Lanes.store(ys, outputType, o, integers, n);
+        @Override
+        public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
+            Tensor a = inputs.get(0);
+            Tensor b = inputs.get(1);
+            Tensor y = outputs.get(0);
+            Shapes.requireType(opType, "input A", a, inputType);
+            Shapes.requireType(opType, "input B", b, rightType);
+            Shapes.requireType(opType, "output C", y, outputType);
+            Shapes.requireOutputShapes(opType, outputs, outputShapes());
+            as = a.data();
+            bs = b.data();
+            ys = y.data();
+            try {
+                walk.forEachChunk(this);
+            } catch (ArithmeticException e) {
+                throw new ArithmeticException(opType + ": integer division by zero: input B (" + inputType
+                        + ") contains 0, for which ONNX defines no result");
+            } finally {
+                as = bs = ys = null;
             }
-        });
+        }
+
+        @Override
+        public void chunk(long o, long[] starts, int n) {
+            long aStep = walk.step(0);
+            long bStep = walk.step(1);
+            if (function == BinaryMath.POW) {
+                // Pow on doubles for every type pair (ONNX Runtime: static_cast<T>(std::pow(x, y))); integer results truncate
+                Lanes.load(as, inputType, starts[0], aStep, x, n);
+                Lanes.load(bs, rightType, starts[1], bStep, z, n);
+                function.apply(x, z, x, n);
+                if (results == null) {
+                    Lanes.store(ys, outputType, o, x, n);
+                } else {
+                    boolean unsigned64 = outputType == ElementType.UINT64;
+                    for (int i = 0; i < n; i++) {
+                        results[i] = unsigned64 ? Lanes.doubleToUnsigned(x[i]) : (long) x[i];
+                    }
+                    Lanes.store(ys, outputType, o, results, n);
+                }
+            } else if (Lanes.isFloat(inputType)) {
+                Lanes.load(as, inputType, starts[0], aStep, x, n);
+                Lanes.load(bs, inputType, starts[1], bStep, z, n);
+                if (function.yieldsBool()) {
+                    function.compare(x, z, results, n);
+                    Lanes.store(ys, ElementType.BOOL, o, results, n);
+                } else {
+                    function.apply(x, z, x, n);
+                    Lanes.store(ys, outputType, o, x, n);
+                }
+            } else {
+                Lanes.load(as, inputType, starts[0], aStep, xLong, n);
+                Lanes.load(bs, inputType, starts[1], bStep, zLong, n);
+                function.apply(xLong, zLong, xLong, n, inputType == ElementType.UINT64);
+                Lanes.store(ys, outputType, o, xLong, n);
+            }
+        }
     }
 }

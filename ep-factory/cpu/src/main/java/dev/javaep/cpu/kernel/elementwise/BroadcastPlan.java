@@ -3,6 +3,7 @@ package dev.javaep.cpu.kernel.elementwise;
 import dev.javaep.cpu.kernel.MergedBroadcast;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.ops.ElementwiseOps;
+import java.util.Arrays;
 
 /**
  * {@link dev.javaep.cpu.kernel.BroadcastRows} for any number of inputs (Where's three, Sum's many): the output
@@ -12,6 +13,9 @@ import dev.javaep.spi.ops.ElementwiseOps;
  * <p>Output dimensions of size 1 are dropped, and neighbouring dimensions merge when every input is present in
  * both or stretched over both; inputs of one shape become one row, a bias along the last axis rows of that
  * axis' length.
+ *
+ * <p>A plan keeps the counters of its walk, so it walks for one caller at a time (kernels keep one per
+ * {@link dev.javaep.cpu.kernel.PlannedKernel.Plan}, which is one thread's); a walk allocates nothing.
  */
 final class BroadcastPlan {
 
@@ -41,6 +45,11 @@ final class BroadcastPlan {
     private final long[][] strides;
     /** Each input's stride along a row: 1 or 0. */
     private final long[] steps;
+    /** The walk's state: position in the merged dimensions above the row, each input's row start and chunk start. */
+    private final long[] counter;
+    private final long[] starts;
+    private final long[] current;
+    private final long[] shifted;
 
     private BroadcastPlan(long[] outputShape, long[] dims, long[][] strides) {
         this.outputShape = outputShape;
@@ -51,6 +60,10 @@ final class BroadcastPlan {
         for (int k = 0; k < steps.length; k++) {
             steps[k] = strides[k][dims.length - 1];
         }
+        this.counter = new long[dims.length - 1];
+        this.starts = new long[steps.length];
+        this.current = new long[steps.length];
+        this.shifted = new long[steps.length];
     }
 
     /** The plan for inputs of these shapes; throws if they do not broadcast together. */
@@ -91,31 +104,35 @@ final class BroadcastPlan {
 
     /** Calls {@code action} for each row cut into chunks of at most {@link Lanes#CHUNK} elements, in output order. */
     void forEachChunk(ChunkAction action) {
-        long[] shifted = new long[steps.length];
-        long rowLength = rowLength();
-        forEachRow((outIndex, starts) -> {
-            for (long c = 0; c < rowLength; c += Lanes.CHUNK) {
-                for (int k = 0; k < shifted.length; k++) {
-                    shifted[k] = starts[k] + c * steps[k];
-                }
-                action.chunk(outIndex + c, shifted, (int) Math.min(Lanes.CHUNK, rowLength - c));
-            }
-        });
+        walk(null, action);
     }
 
     /** Calls {@code action} once per row, in output order; input starts are updated incrementally. */
     void forEachRow(RowAction action) {
+        walk(action, null);
+    }
+
+    /** The row walk: each row to {@code rowAction} when there is one, else cut into chunks for {@code chunkAction}. */
+    private void walk(RowAction rowAction, ChunkAction chunkAction) {
         long rows = rowCount();
         long rowLength = rowLength();
         int depth = dims.length - 1; // the merged dimensions above the row
         int inputs = steps.length;
-        long[] counter = new long[depth];
-        long[] starts = new long[inputs];
-        long[] current = new long[inputs];
+        Arrays.fill(counter, 0);
+        Arrays.fill(current, 0);
         long outIndex = 0;
         for (long r = 0; r < rows; r++) {
             System.arraycopy(current, 0, starts, 0, inputs);
-            action.row(outIndex, starts);
+            if (rowAction != null) {
+                rowAction.row(outIndex, starts);
+            } else {
+                for (long c = 0; c < rowLength; c += Lanes.CHUNK) {
+                    for (int k = 0; k < inputs; k++) {
+                        shifted[k] = starts[k] + c * steps[k];
+                    }
+                    chunkAction.chunk(outIndex + c, shifted, (int) Math.min(Lanes.CHUNK, rowLength - c));
+                }
+            }
             outIndex += rowLength;
             for (int d = depth - 1; d >= 0; d--) {
                 for (int k = 0; k < inputs; k++) {

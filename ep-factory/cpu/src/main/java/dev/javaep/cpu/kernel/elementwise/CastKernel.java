@@ -38,7 +38,7 @@ record CastKernel(ElementType from, ElementType to) implements CpuKernel {
         Tensor x = inputs.get(0);
         Tensor y = outputs.get(0);
         Shapes.requireTypes("Cast", x, from, y, to);
-        Shapes.requireOutputShapes("Cast", outputs, new long[][] {x.shape()});
+        Shapes.requireOutputShape("Cast", outputs, x.shape());
         MemorySegment in = x.data();
         MemorySegment out = y.data();
         long count = x.elementCount();
@@ -46,10 +46,9 @@ record CastKernel(ElementType from, ElementType to) implements CpuKernel {
             MemorySegment.copy(in, 0, out, 0, x.byteSize());
             return;
         }
-        int lane = (int) Math.min(Lanes.CHUNK, count);
         if (Lanes.isFloat(from)) {
-            double[] values = new double[lane];
-            long[] integers = Lanes.isFloat(to) ? null : new long[lane];
+            double[] values = Lanes.threadDoubles();
+            long[] integers = Lanes.isFloat(to) ? null : Lanes.threadLongs();
             for (long c = 0; c < count; c += Lanes.CHUNK) {
                 int n = (int) Math.min(Lanes.CHUNK, count - c);
                 Lanes.load(in, from, c, 1, values, n);
@@ -65,7 +64,7 @@ record CastKernel(ElementType from, ElementType to) implements CpuKernel {
                 Lanes.store(out, to, c, integers, n);
             }
         } else {
-            long[] integers = new long[lane];
+            long[] integers = Lanes.threadLongs();
             boolean unsigned64 = from == ElementType.UINT64;
             for (long c = 0; c < count; c += Lanes.CHUNK) {
                 int n = (int) Math.min(Lanes.CHUNK, count - c);

@@ -1,6 +1,6 @@
 package dev.javaep.cpu.kernel.elementwise;
 
-import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.PlannedKernel;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
@@ -16,7 +16,7 @@ import java.util.List;
  * @param boundsFromAttributes Clip-6: {@code attributeMin}/{@code attributeMax} are the bounds
  */
 record ClipKernel(ElementType elementType, boolean boundsFromAttributes, float attributeMin, float attributeMax)
-        implements CpuKernel {
+        implements PlannedKernel {
 
     ClipKernel {
         if (!(Lanes.isFloat(elementType) || Lanes.isInteger(elementType) && elementType != ElementType.BOOL)) {
@@ -25,7 +25,7 @@ record ClipKernel(ElementType elementType, boolean boundsFromAttributes, float a
     }
 
     @Override
-    public long[][] outputShapes(long[][] inputShapes) {
+    public Plan plan(long[][] inputShapes) {
         if (inputShapes.length < 1 || inputShapes.length > (boundsFromAttributes ? 1 : 3)) {
             throw new IllegalArgumentException("Clip takes " + (boundsFromAttributes ? "1 input" : "1 to 3 inputs")
                     + ", got " + inputShapes.length);
@@ -33,68 +33,81 @@ record ClipKernel(ElementType elementType, boolean boundsFromAttributes, float a
         for (int i = 1; i < inputShapes.length; i++) {
             ElementwiseOps.requireClipBound(inputShapes[i], i == 1 ? "min" : "max");
         }
-        return new long[][] {Shapes.checked(inputShapes[0]).clone()};
+        return new ClipPlan(Shapes.checked(inputShapes[0]).clone());
     }
 
-    @Override
-    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
-        Tensor x = inputs.get(0);
-        Tensor y = outputs.get(0);
-        Shapes.requireTypes("Clip", x, elementType, y, elementType);
-        Shapes.requireOutputShapes("Clip", outputs, outputShapes(Shapes.shapesOf(inputs)));
-        Tensor min = inputs.size() > 1 ? inputs.get(1) : null;
-        Tensor max = inputs.size() > 2 ? inputs.get(2) : null;
-        for (Tensor bound : new Tensor[] {min, max}) {
-            if (bound != null) {
-                Shapes.requireType("Clip", "bound", bound, elementType);
+    /** One input shape's output shape and the lanes its Runs clip in, made once. */
+    private final class ClipPlan extends ShapedPlan {
+        private final double[] floats;
+        private final long[] integers;
+
+        ClipPlan(long[] shape) {
+            super(new long[][] {shape});
+            int lane = (int) Math.min(Lanes.CHUNK, Shapes.elementCount(shape));
+            this.floats = Lanes.isFloat(elementType) ? new double[Math.max(lane, 1)] : null;
+            this.integers = Lanes.isFloat(elementType) ? null : new long[Math.max(lane, 1)];
+        }
+
+        @Override
+        public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
+            Tensor x = inputs.get(0);
+            Tensor y = outputs.get(0);
+            Shapes.requireTypes("Clip", x, elementType, y, elementType);
+            Shapes.requireOutputShapes("Clip", outputs, outputShapes());
+            Tensor min = inputs.size() > 1 ? inputs.get(1) : null;
+            Tensor max = inputs.size() > 2 ? inputs.get(2) : null;
+            if (min != null) {
+                Shapes.requireType("Clip", "bound", min, elementType);
+            }
+            if (max != null) {
+                Shapes.requireType("Clip", "bound", max, elementType);
+            }
+            MemorySegment in = x.data();
+            MemorySegment out = y.data();
+            long count = x.elementCount();
+            if (floats != null) {
+                double lo = boundsFromAttributes ? attributeMin : min == null ? Double.NEGATIVE_INFINITY : floatBound(min);
+                double hi = boundsFromAttributes ? attributeMax : max == null ? Double.POSITIVE_INFINITY : floatBound(max);
+                double[] lane = floats;
+                for (long c = 0; c < count; c += Lanes.CHUNK) {
+                    int n = (int) Math.min(Lanes.CHUNK, count - c);
+                    Lanes.load(in, elementType, c, 1, lane, n);
+                    for (int i = 0; i < n; i++) {
+                        double v = lane[i] < lo ? lo : lane[i];
+                        lane[i] = v > hi ? hi : v;
+                    }
+                    Lanes.store(out, elementType, c, lane, n);
+                }
+            } else {
+                boolean unsigned64 = elementType == ElementType.UINT64;
+                long lo = min == null ? (unsigned64 ? 0 : Long.MIN_VALUE) : integerBound(min);
+                long hi = max == null ? (unsigned64 ? -1L : Long.MAX_VALUE) : integerBound(max);
+                // Unsigned comparison is signed comparison after flipping the top bit.
+                long flip = unsigned64 ? Long.MIN_VALUE : 0;
+                long loKey = lo ^ flip;
+                long hiKey = hi ^ flip;
+                long[] lane = integers;
+                for (long c = 0; c < count; c += Lanes.CHUNK) {
+                    int n = (int) Math.min(Lanes.CHUNK, count - c);
+                    Lanes.load(in, elementType, c, 1, lane, n);
+                    for (int i = 0; i < n; i++) {
+                        long v = (lane[i] ^ flip) < loKey ? lo : lane[i];
+                        lane[i] = (v ^ flip) > hiKey ? hi : v;
+                    }
+                    Lanes.store(out, elementType, c, lane, n);
+                }
             }
         }
-        MemorySegment in = x.data();
-        MemorySegment out = y.data();
-        long count = x.elementCount();
-        if (Lanes.isFloat(elementType)) {
-            double lo = boundsFromAttributes ? attributeMin : min == null ? Double.NEGATIVE_INFINITY : floatBound(min);
-            double hi = boundsFromAttributes ? attributeMax : max == null ? Double.POSITIVE_INFINITY : floatBound(max);
-            double[] lane = new double[(int) Math.min(Lanes.CHUNK, count)];
-            for (long c = 0; c < count; c += Lanes.CHUNK) {
-                int n = (int) Math.min(Lanes.CHUNK, count - c);
-                Lanes.load(in, elementType, c, 1, lane, n);
-                for (int i = 0; i < n; i++) {
-                    double v = lane[i] < lo ? lo : lane[i];
-                    lane[i] = v > hi ? hi : v;
-                }
-                Lanes.store(out, elementType, c, lane, n);
-            }
-        } else {
-            boolean unsigned64 = elementType == ElementType.UINT64;
-            long lo = min == null ? (unsigned64 ? 0 : Long.MIN_VALUE) : integerBound(min);
-            long hi = max == null ? (unsigned64 ? -1L : Long.MAX_VALUE) : integerBound(max);
-            // Unsigned comparison is signed comparison after flipping the top bit.
-            long flip = unsigned64 ? Long.MIN_VALUE : 0;
-            long loKey = lo ^ flip;
-            long hiKey = hi ^ flip;
-            long[] lane = new long[(int) Math.min(Lanes.CHUNK, count)];
-            for (long c = 0; c < count; c += Lanes.CHUNK) {
-                int n = (int) Math.min(Lanes.CHUNK, count - c);
-                Lanes.load(in, elementType, c, 1, lane, n);
-                for (int i = 0; i < n; i++) {
-                    long v = (lane[i] ^ flip) < loKey ? lo : lane[i];
-                    lane[i] = (v ^ flip) > hiKey ? hi : v;
-                }
-                Lanes.store(out, elementType, c, lane, n);
-            }
+
+        /** The scalar bound, read through the lane (its first element is overwritten before the clip reads it). */
+        private double floatBound(Tensor bound) {
+            Lanes.load(bound.data(), elementType, 0, 0, floats, 1);
+            return floats[0];
         }
-    }
 
-    private double floatBound(Tensor bound) {
-        double[] v = new double[1];
-        Lanes.load(bound.data(), elementType, 0, 0, v, 1);
-        return v[0];
-    }
-
-    private long integerBound(Tensor bound) {
-        long[] v = new long[1];
-        Lanes.load(bound.data(), elementType, 0, 0, v, 1);
-        return v[0];
+        private long integerBound(Tensor bound) {
+            Lanes.load(bound.data(), elementType, 0, 0, integers, 1);
+            return integers[0];
+        }
     }
 }

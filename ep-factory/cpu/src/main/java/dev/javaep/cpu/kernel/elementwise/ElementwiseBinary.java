@@ -1,9 +1,8 @@
 package dev.javaep.cpu.kernel.elementwise;
 
 import dev.javaep.cpu.kernel.BroadcastRows;
-import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.PlannedKernel;
 import dev.javaep.cpu.kernel.Shapes;
-import dev.javaep.spi.Broadcasting;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
 import java.lang.foreign.MemorySegment;
@@ -13,9 +12,9 @@ import java.util.Set;
 
 /**
  * Add, Sub, Mul and Div (opset 7 and later) with multidirectional broadcasting, for two inputs and
- * an output of one element type.
+ * an output of one element type. The broadcast walk is planned once per pair of input shapes.
  */
-record ElementwiseBinary(ArithmeticOp op, ElementType elementType) implements CpuKernel {
+record ElementwiseBinary(ArithmeticOp op, ElementType elementType) implements PlannedKernel {
 
     static final Set<ElementType> SUPPORTED_TYPES = EnumSet.of(
             ElementType.FLOAT, ElementType.DOUBLE,
@@ -29,45 +28,63 @@ record ElementwiseBinary(ArithmeticOp op, ElementType elementType) implements Cp
     }
 
     @Override
-    public long[][] outputShapes(long[][] inputShapes) {
+    public Plan plan(long[][] inputShapes) {
         if (inputShapes.length != 2) {
             throw new IllegalArgumentException(op.opType() + " takes 2 inputs, got " + inputShapes.length);
         }
         try {
-            return new long[][] {Broadcasting.multidirectional(Shapes.checked(inputShapes[0]), Shapes.checked(inputShapes[1]))};
+            return new RowsPlan(BroadcastRows.of(Shapes.checked(inputShapes[0]), Shapes.checked(inputShapes[1])));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(op.opType() + ": " + e.getMessage(), e);
         }
     }
 
-    @Override
-    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
-        Tensor a = inputs.get(0);
-        Tensor b = inputs.get(1);
-        Tensor y = outputs.get(0);
-        Shapes.requireType(op.opType(), "input A", a, elementType);
-        Shapes.requireType(op.opType(), "input B", b, elementType);
-        Shapes.requireType(op.opType(), "output C", y, elementType);
-        BroadcastRows rows = BroadcastRows.of(a.shape(), b.shape());
-        Shapes.requireOutputShapes(op.opType(), outputs, new long[][] {rows.outputShape()});
+    /** The broadcast walk of one pair of input shapes, and the row loop it drives (itself: no lambda per Run). */
+    private final class RowsPlan extends ShapedPlan implements BroadcastRows.RowAction {
+        private final BroadcastRows rows;
+        private final long[] counter;
+        /** This Run's segments, set for the walk only. */
+        private MemorySegment as;
+        private MemorySegment bs;
+        private MemorySegment ys;
 
-        MemorySegment as = a.data();
-        MemorySegment bs = b.data();
-        MemorySegment ys = y.data();
-        long n = rows.rowLength();
-        long aStep = rows.aStep();
-        long bStep = rows.bStep();
-        try {
-            switch (elementType) {
-                case FLOAT -> rows.forEachRow((o, ai, bi) -> FloatBinaryLoops.row(op, as, ai, aStep, bs, bi, bStep, ys, o, n));
-                case DOUBLE -> rows.forEachRow((o, ai, bi) -> DoubleBinaryLoops.row(op, as, ai, aStep, bs, bi, bStep, ys, o, n));
-                default -> rows.forEachRow(
-                        (o, ai, bi) -> IntegerBinaryLoops.row(op, elementType, as, ai, aStep, bs, bi, bStep, ys, o, n));
+        RowsPlan(BroadcastRows rows) {
+            super(new long[][] {rows.outputShape()});
+            this.rows = rows;
+            this.counter = rows.newCounter();
+        }
+
+        @Override
+        public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
+            Tensor a = inputs.get(0);
+            Tensor b = inputs.get(1);
+            Tensor y = outputs.get(0);
+            Shapes.requireType(op.opType(), "input A", a, elementType);
+            Shapes.requireType(op.opType(), "input B", b, elementType);
+            Shapes.requireType(op.opType(), "output C", y, elementType);
+            Shapes.requireOutputShapes(op.opType(), outputs, outputShapes());
+            as = a.data();
+            bs = b.data();
+            ys = y.data();
+            try {
+                rows.forEachRow(this, counter);
+            } catch (ArithmeticException e) {
+                // Only integer division raises this; C would crash or return garbage, we name the cause.
+                throw new ArithmeticException(op.opType() + ": integer division by zero: the divisor (input B, "
+                        + elementType + ") contains 0, for which ONNX defines no result");
+            } finally {
+                as = bs = ys = null;
             }
-        } catch (ArithmeticException e) {
-            // Only integer division raises this; C would crash or return garbage, we name the cause.
-            throw new ArithmeticException(op.opType() + ": integer division by zero: the divisor (input B, "
-                    + elementType + ") contains 0, for which ONNX defines no result");
+        }
+
+        @Override
+        public void row(long o, long ai, long bi) {
+            long n = rows.rowLength();
+            switch (elementType) {
+                case FLOAT -> FloatBinaryLoops.row(op, as, ai, rows.aStep(), bs, bi, rows.bStep(), ys, o, n);
+                case DOUBLE -> DoubleBinaryLoops.row(op, as, ai, rows.aStep(), bs, bi, rows.bStep(), ys, o, n);
+                default -> IntegerBinaryLoops.row(op, elementType, as, ai, rows.aStep(), bs, bi, rows.bStep(), ys, o, n);
+            }
         }
     }
 }

@@ -31,7 +31,7 @@ record ElementwiseUnary(UnaryFunction function, ElementType elementType) impleme
         Tensor x = inputs.get(0);
         Shapes.requireType(function.opType(), "input X", x, elementType);
         Shapes.requireType(function.opType(), "output Y", outputs.get(0), elementType);
-        Shapes.requireOutputShapes(function.opType(), outputs, new long[][] {x.shape()});
+        Shapes.requireOutputShape(function.opType(), outputs, x.shape());
         MemorySegment in = x.data();
         MemorySegment out = outputs.get(0).data();
         long n = x.elementCount();

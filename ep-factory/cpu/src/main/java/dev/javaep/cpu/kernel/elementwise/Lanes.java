@@ -19,6 +19,22 @@ import java.util.Arrays;
 final class Lanes {
     /** Elements per chunk: three lanes of this size stay in the L1/L2 caches. */
     static final int CHUNK = 1024;
+    /** Each thread's lanes of {@link #CHUNK} elements, for the kernels that load and store through one of each per call. */
+    private static final ThreadLocal<double[]> DOUBLES = ThreadLocal.withInitial(() -> new double[CHUNK]);
+    private static final ThreadLocal<long[]> LONGS = ThreadLocal.withInitial(() -> new long[CHUNK]);
+
+    /**
+     * This thread's double lane ({@link #CHUNK} elements), reused instead of allocated per call: a kernel may hold it
+     * for its call only, and must not call another kernel that takes it meanwhile.
+     */
+    static double[] threadDoubles() {
+        return DOUBLES.get();
+    }
+
+    /** This thread's long lane, as {@link #threadDoubles()}. */
+    static long[] threadLongs() {
+        return LONGS.get();
+    }
 
     private static final ValueLayout.OfByte I8 = ValueLayout.JAVA_BYTE;
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED;

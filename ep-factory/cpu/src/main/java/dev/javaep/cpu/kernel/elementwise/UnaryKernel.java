@@ -36,7 +36,7 @@ record UnaryKernel(String opType, UnaryMath function, Activation parameters, Ele
         Tensor y = outputs.get(0);
         Shapes.requireType(opType, "input X", x, elementType);
         Shapes.requireType(opType, "output Y", y, elementType);
-        Shapes.requireOutputShapes(opType, outputs, new long[][] {x.shape()});
+        Shapes.requireOutputShape(opType, outputs, x.shape());
         MemorySegment in = x.data();
         MemorySegment out = y.data();
         long count = x.elementCount();
@@ -49,7 +49,7 @@ record UnaryKernel(String opType, UnaryMath function, Activation parameters, Ele
         if (vectorised != null) {
             FloatVectors.apply(vectorised, in, out, count); // float32 in float, without the double lane
         } else if (Lanes.isFloat(elementType)) {
-            double[] lane = new double[(int) Math.min(Lanes.CHUNK, count)];
+            double[] lane = Lanes.threadDoubles();
             for (long c = 0; c < count; c += Lanes.CHUNK) {
                 int n = (int) Math.min(Lanes.CHUNK, count - c);
                 Lanes.load(in, elementType, c, 1, lane, n);
@@ -58,7 +58,7 @@ record UnaryKernel(String opType, UnaryMath function, Activation parameters, Ele
             }
         } else {
             boolean unsigned64 = elementType == ElementType.UINT64;
-            long[] lane = new long[(int) Math.min(Lanes.CHUNK, count)];
+            long[] lane = Lanes.threadLongs();
             for (long c = 0; c < count; c += Lanes.CHUNK) {
                 int n = (int) Math.min(Lanes.CHUNK, count - c);
                 Lanes.load(in, elementType, c, 1, lane, n);

@@ -41,7 +41,7 @@ record EinsumKernel(String equation, ElementType type) implements CpuKernel {
         Tensor y = outputs.getFirst();
         Shapes.requireType("Einsum", "output", y, type);
         EinsumGeometry g = geometry(Shapes.shapesOf(inputs));
-        Shapes.requireOutputShapes("Einsum", outputs, new long[][] {g.outputShape()});
+        Shapes.requireOutputShape("Einsum", outputs, g.outputShape());
         long[] sizes = g.labelSizes();
         int out = g.outputLabels();
         int labels = sizes.length;

@@ -1,9 +1,6 @@
 package dev.javaep.cpu.kernel.matmul;
 
-import dev.javaep.cpu.kernel.HostTensor;
-import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -18,30 +15,30 @@ final class Float16Copies {
 
     private Float16Copies() {}
 
-    /** A float32 copy of a float16 tensor, in {@code arena}. */
-    static HostTensor widened(Arena arena, Tensor half) {
-        HostTensor wide = HostTensor.allocate(arena, ElementType.FLOAT, half.shape());
+    /**
+     * A float32 buffer for a float16 tensor of {@code shape} (a heap array: it is made once per plan and reused
+     * every Run, and the kernel threads read and write heap segments as they do native ones).
+     */
+    static MemorySegment buffer(long[] shape) {
+        return MemorySegment.ofArray(new float[Math.toIntExact(Tensor.elementCount(shape))]);
+    }
+
+    /** {@code wide = half}, element by element; {@code wide} is a {@link #buffer} of half's shape. */
+    static MemorySegment widen(Tensor half, MemorySegment wide) {
         MemorySegment from = half.data();
-        MemorySegment to = wide.data();
         long n = half.elementCount();
         for (long i = 0; i < n; i++) {
-            to.setAtIndex(F, i, Float.float16ToFloat(from.getAtIndex(S, i)));
+            wide.setAtIndex(F, i, Float.float16ToFloat(from.getAtIndex(S, i)));
         }
         return wide;
     }
 
-    /** A zero-filled float32 tensor shaped like {@code half}, for the product before it is rounded. */
-    static HostTensor scratch(Arena arena, Tensor half) {
-        return HostTensor.allocate(arena, ElementType.FLOAT, half.shape());
-    }
-
     /** {@code half = round(wide)}, element by element. */
-    static void narrow(Tensor wide, Tensor half) {
-        MemorySegment from = wide.data();
+    static void narrow(MemorySegment wide, Tensor half) {
         MemorySegment to = half.data();
         long n = half.elementCount();
         for (long i = 0; i < n; i++) {
-            to.setAtIndex(S, i, Float.floatToFloat16(from.getAtIndex(F, i)));
+            to.setAtIndex(S, i, Float.floatToFloat16(wide.getAtIndex(F, i)));
         }
     }
 }

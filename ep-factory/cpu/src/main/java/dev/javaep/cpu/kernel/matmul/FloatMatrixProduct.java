@@ -24,7 +24,8 @@ import java.lang.foreign.ValueLayout;
  * <p>Products of at least {@link #PARALLEL_MULTIPLY_ADDS} multiply-adds are split across the Run's
  * {@link KernelThreads} pool by blocks of columns of Y (or of rows, when Y has too few columns for every thread); smaller
  * ones run on the calling thread, so a small model's Run pays no hand-off. Each thread packs into its own scratch
- * instance ({@link #SCRATCH}, full block size), so a product allocates nothing once a thread has run one. Public for
+ * instance ({@link #SCRATCH}, full block size) and hands the pool its own reusable task body ({@code Split}), so a
+ * product allocates nothing once a thread has run one. Public for
  * the convolution kernels ({@code cpu.kernel.conv}), which lower Conv and ConvTranspose to it.
  */
 public final class FloatMatrixProduct {
@@ -58,6 +59,22 @@ public final class FloatMatrixProduct {
                                           MemorySegment b, long bOffset, boolean transB,
                                           MemorySegment y, long yOffset,
                                           long m, long k, long n, float alpha) {
+        multiplyAccumulate(a, aOffset, transA, b, transB ? null : wholeArray(b), bOffset, transB, y, yOffset, m, k, n, alpha);
+    }
+
+    /**
+     * {@link #multiplyAccumulate(MemorySegment, long, boolean, MemorySegment, long, boolean, MemorySegment, long, long,
+     * long, long, float)} with B a whole heap array, not transposed (the convolution's column matrix).
+     */
+    public static void multiplyAccumulate(MemorySegment a, long aOffset, boolean transA, float[] b, long bOffset,
+                                          MemorySegment y, long yOffset, long m, long k, long n, float alpha) {
+        multiplyAccumulate(a, aOffset, transA, null, b, bOffset, false, y, yOffset, m, k, n, alpha);
+    }
+
+    /** The product, with {@code bArray} the float[] B is the whole of (then {@code b} is not read), or null. */
+    private static void multiplyAccumulate(MemorySegment a, long aOffset, boolean transA, MemorySegment b, float[] bArray,
+                                           long bOffset, boolean transB, MemorySegment y, long yOffset,
+                                           long m, long k, long n, float alpha) {
         KernelThreads pool = KernelThreads.current();
         int threads = pool.threads();
         if (threads > 1 && m * k * n >= PARALLEL_MULTIPLY_ADDS) {
@@ -65,30 +82,99 @@ public final class FloatMatrixProduct {
             long columnsPerTask = Math.max(2 * COLUMN_GRAIN, Math.ceilDiv(Math.ceilDiv(n, pool.tasks()), COLUMN_GRAIN) * COLUMN_GRAIN);
             int columnTasks = Math.toIntExact(Math.ceilDiv(n, columnsPerTask));
             if (columnTasks >= threads) {
-                pool.parallelFor(columnTasks, t -> SCRATCH.get().multiplyAccumulate(a, aOffset, transA, b, bOffset, transB,
-                        y, yOffset, m, k, n, alpha, 0, m, t * columnsPerTask, Math.min(n, (t + 1) * columnsPerTask)));
+                Split.of().run(pool, columnTasks, true, columnsPerTask, a, aOffset, transA, b, bArray, bOffset, transB, y, yOffset,
+                        m, k, n, alpha);
                 return;
             }
             long rowsPerTask = Math.max(2 * ROWS, Math.ceilDiv(Math.ceilDiv(m, pool.tasks()), ROWS) * ROWS);
             int rowTasks = Math.toIntExact(Math.ceilDiv(m, rowsPerTask));
             if (rowTasks >= 2) {
-                pool.parallelFor(rowTasks, t -> SCRATCH.get().multiplyAccumulate(a, aOffset, transA, b, bOffset, transB,
-                        y, yOffset, m, k, n, alpha, t * rowsPerTask, Math.min(m, (t + 1) * rowsPerTask), 0, n));
+                Split.of().run(pool, rowTasks, false, rowsPerTask, a, aOffset, transA, b, bArray, bOffset, transB, y, yOffset,
+                        m, k, n, alpha);
                 return;
             }
         }
-        SCRATCH.get().multiplyAccumulate(a, aOffset, transA, b, bOffset, transB, y, yOffset, m, k, n, alpha, 0, m, 0, n);
+        SCRATCH.get().multiplyAccumulate(a, aOffset, transA, b, bArray, bOffset, transB, y, yOffset, m, k, n, alpha, 0, m, 0, n);
+    }
+
+    /**
+     * A product split across the kernel threads by blocks of columns or rows, as the pool's task body: one per calling
+     * thread, reused (a lambda capturing the operands was an allocation per product).
+     */
+    private static final class Split implements KernelThreads.Body {
+        private static final ThreadLocal<Split> OF_THREAD = ThreadLocal.withInitial(Split::new);
+        private boolean busy;
+        private boolean byColumns;
+        private long perTask;
+        private MemorySegment a;
+        private long aOffset;
+        private boolean transA;
+        private MemorySegment b;
+        private float[] bArray;
+        private long bOffset;
+        private boolean transB;
+        private MemorySegment y;
+        private long yOffset;
+        private long m;
+        private long k;
+        private long n;
+        private float alpha;
+
+        /** This thread's split, or a new one while it is in use (a product started from inside a task of this thread). */
+        static Split of() {
+            Split split = OF_THREAD.get();
+            return split.busy ? new Split() : split;
+        }
+
+        void run(KernelThreads pool, int tasks, boolean byColumns, long perTask, MemorySegment a, long aOffset, boolean transA,
+                 MemorySegment b, float[] bArray, long bOffset, boolean transB, MemorySegment y, long yOffset, long m, long k, long n,
+                 float alpha) {
+            this.busy = true;
+            this.byColumns = byColumns;
+            this.perTask = perTask;
+            this.a = a;
+            this.aOffset = aOffset;
+            this.transA = transA;
+            this.b = b;
+            this.bArray = bArray;
+            this.bOffset = bOffset;
+            this.transB = transB;
+            this.y = y;
+            this.yOffset = yOffset;
+            this.m = m;
+            this.k = k;
+            this.n = n;
+            this.alpha = alpha;
+            try {
+                pool.parallelFor(tasks, this);
+            } finally {
+                this.a = this.b = this.y = null; // the Run's memory is not kept reachable from the thread
+                this.bArray = null;
+                this.busy = false;
+            }
+        }
+
+        @Override
+        public void run(int t) {
+            long first = t * perTask;
+            if (byColumns) {
+                SCRATCH.get().multiplyAccumulate(a, aOffset, transA, b, bArray, bOffset, transB, y, yOffset, m, k, n, alpha,
+                        0, m, first, Math.min(n, first + perTask));
+            } else {
+                SCRATCH.get().multiplyAccumulate(a, aOffset, transA, b, bArray, bOffset, transB, y, yOffset, m, k, n, alpha,
+                        first, Math.min(m, first + perTask), 0, n);
+            }
+        }
     }
 
     /** Rows {@code [iStart, iEnd)} and columns {@code [jStart, jEnd)} of the product on this thread. */
     private void multiplyAccumulate(MemorySegment a, long aOffset, boolean transA,
-                                    MemorySegment b, long bOffset, boolean transB,
+                                    MemorySegment b, float[] bArray, long bOffset, boolean transB,
                                     MemorySegment y, long yOffset,
                                     long m, long k, long n, float alpha, long iStart, long iEnd, long jStart, long jEnd) {
         // Element (i, p) of op(A) is at aOffset + i * aRowStep + p * aColStep.
         long aRowStep = transA ? 1 : k;
         long aColStep = transA ? m : 1;
-        float[] bArray = transB ? null : wholeArray(b);
         for (long j0 = jStart; j0 < jEnd; j0 += BLOCK_N) {
             int nb = (int) Math.min(BLOCK_N, jEnd - j0);
             for (long p0 = 0; p0 < k; p0 += BLOCK_K) {

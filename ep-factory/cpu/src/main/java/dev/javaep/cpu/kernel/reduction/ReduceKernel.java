@@ -73,7 +73,7 @@ record ReduceKernel(ReduceAttributes attributes, ElementType type) implements Cp
         Tensor y = outputs.getFirst();
         Shapes.requireTypes(op(), x, type, y, type);
         ReduceGeometry g = geometry(inputs);
-        Shapes.requireOutputShapes(op(), outputs, new long[][] {g.outputShape()});
+        Shapes.requireOutputShape(op(), outputs, g.outputShape());
         if (g.outputCount() == 0) {
             return;
         }

@@ -1,6 +1,6 @@
 package dev.javaep.cpu.kernel.reduction;
 
-import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.PlannedKernel;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
@@ -15,9 +15,10 @@ import java.util.List;
  * and each row is normalised, so the "axis" spans all trailing dimensions; from 13 along the single dimension
  * {@code axis} ({@link SoftmaxGeometry}). Each slice has its maximum subtracted before {@code exp}, so large inputs
  * (e.g. 10000) give finite results; LogSoftmax is {@code (x - max) - log(sum(exp(x - max)))}, never the log of a
- * rounded softmax. Arithmetic is in double; results are rounded to the element type once.
+ * rounded softmax. Arithmetic is in double; results are rounded to the element type once. The geometry and the
+ * slice buffers are planned once per input shape.
  */
-record SoftmaxKernel(long axis, boolean coerceTo2d, boolean log, ElementType type) implements CpuKernel {
+record SoftmaxKernel(long axis, boolean coerceTo2d, boolean log, ElementType type) implements PlannedKernel {
     /** Columns of a strided softmax processed together (their running maxima and sums held in arrays). */
     private static final int COLUMNS = 256;
 
@@ -31,38 +32,57 @@ record SoftmaxKernel(long axis, boolean coerceTo2d, boolean log, ElementType typ
     }
 
     @Override
-    public long[][] outputShapes(long[][] inputShapes) {
+    public Plan plan(long[][] inputShapes) {
         long[][] shapes = Shapes.likeTheOnlyInput(op(), inputShapes);
-        SoftmaxGeometry.of(op(), shapes[0], axis, coerceTo2d);
-        return shapes;
-    }
-
-    @Override
-    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
-        Tensor x = inputs.getFirst();
-        Tensor y = outputs.getFirst();
-        Shapes.requireTypes(op(), x, type, y, type);
-        long[] shape = x.shape();
-        Shapes.requireOutputShapes(op(), outputs, new long[][] {shape});
-        SoftmaxGeometry g = SoftmaxGeometry.of(op(), shape, axis, coerceTo2d);
-        if (x.elementCount() == 0) {
-            return;
-        }
+        SoftmaxGeometry g = SoftmaxGeometry.of(op(), shapes[0], axis, coerceTo2d);
         if (g.length() > Integer.MAX_VALUE || g.inner() > Integer.MAX_VALUE
                 || g.length() * Math.min(g.inner(), COLUMNS) > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(op() + ": a slice of " + g.length() + " x " + g.inner()
                     + " elements is more than javaep's CPU kernel holds");
         }
-        if (g.inner() == 1) {
-            rows(x.data(), y.data(), g.outer(), (int) g.length());
-        } else {
-            columns(x.data(), y.data(), g.outer(), (int) g.length(), g.inner());
+        return new SlicesPlan(g, shapes);
+    }
+
+    /** The geometry of one input shape and the slice buffers its Runs fill, made once. */
+    private final class SlicesPlan extends ShapedPlan {
+        private final SoftmaxGeometry g;
+        private final boolean empty;
+        /** A row (inner 1), or a [length, columns] block with each column's running max and sum. */
+        private final double[] values;
+        private final double[] max;
+        private final double[] sum;
+
+        SlicesPlan(SoftmaxGeometry g, long[][] outputShapes) {
+            super(outputShapes);
+            this.g = g;
+            this.empty = Shapes.elementCount(outputShapes[0]) == 0;
+            int length = (int) g.length();
+            int columns = (int) Math.min(g.inner(), COLUMNS);
+            boolean rows = empty || g.inner() == 1;
+            this.values = new double[empty ? 0 : rows ? length : length * columns];
+            this.max = rows ? null : new double[columns];
+            this.sum = rows ? null : new double[columns];
+        }
+
+        @Override
+        public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
+            Tensor x = inputs.getFirst();
+            Tensor y = outputs.getFirst();
+            Shapes.requireTypes(op(), x, type, y, type);
+            Shapes.requireOutputShape(op(), outputs, outputShapes()[0]);
+            if (empty) {
+                return;
+            }
+            if (g.inner() == 1) {
+                rows(x.data(), y.data(), g.outer(), (int) g.length(), values);
+            } else {
+                columns(x.data(), y.data(), g.outer(), (int) g.length(), g.inner(), values, max, sum);
+            }
         }
     }
 
     /** Softmax of {@code rows} consecutive rows of {@code length} elements. */
-    private void rows(MemorySegment x, MemorySegment y, long rows, int length) {
-        double[] row = new double[length];
+    private void rows(MemorySegment x, MemorySegment y, long rows, int length, double[] row) {
         for (long r = 0, base = 0; r < rows; r++, base += length) {
             HostElements.read(type, x, base, row, 0, length);
             double max = Double.NEGATIVE_INFINITY;
@@ -81,13 +101,11 @@ record SoftmaxKernel(long axis, boolean coerceTo2d, boolean log, ElementType typ
     /**
      * Softmax along a dimension of {@code length} whose elements are {@code inner} apart: for each outer index,
      * up to {@link #COLUMNS} neighbouring columns at a time are read row by row (in memory order) into a
-     * [length, width] block, normalised there and written back.
+     * [length, width] block, normalised there and written back. {@code max} and {@code sum}: the block's columns.
      */
-    private void columns(MemorySegment x, MemorySegment y, long outer, int length, long inner) {
-        int columns = (int) Math.min(inner, COLUMNS);
-        double[] block = new double[length * columns];
-        double[] max = new double[columns];
-        double[] sum = new double[columns];
+    private void columns(MemorySegment x, MemorySegment y, long outer, int length, long inner, double[] block,
+                         double[] max, double[] sum) {
+        int columns = max.length;
         for (long o = 0; o < outer; o++) {
             long base = o * length * inner;
             for (long s0 = 0; s0 < inner; s0 += columns) {

@@ -32,7 +32,7 @@ record GridSampleKernel(GridSampleAttributes attributes, int sinceVersion) imple
         Tensor x = inputs.get(0);
         Tensor gridTensor = inputs.get(1);
         GridSampleGeometry g = geometry(x.shape(), gridTensor.shape());
-        Shapes.requireOutputShapes(OP, outputs, new long[][] {g.output()});
+        Shapes.requireOutputShape(OP, outputs, g.output());
         if (outputs.get(0).elementCount() == 0) {
             return;
         }

@@ -76,7 +76,7 @@ record ResizeKernel(String op, ResizeAttributes attributes, int roiInput, int sc
     @Override
     public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
         ResizeGeometry g = geometry(inputs);
-        Shapes.requireOutputShapes(op, outputs, new long[][] {g.output()});
+        Shapes.requireOutputShape(op, outputs, g.output());
         Tensor y = outputs.get(0);
         if (y.elementCount() == 0) {
             return;

@@ -5,7 +5,7 @@ import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ops.TensorOps;
 import java.util.List;
 
-/** Concat along {@code axis}: each input copied into its region of the output. */
+/** Concat along {@code axis}: each input copied into its region of the output (planned once per input shapes). */
 record ConcatKernel(long axis) implements TensorKernel {
     @Override
     public String op() {
@@ -26,10 +26,31 @@ record ConcatKernel(long axis) implements TensorKernel {
     }
 
     @Override
+    public Plan plan(InputValues inputs) {
+        TensorOps.Concatenation c = TensorOps.concat(shapes(inputs), axis);
+        long[][] shapes = {c.outputShape()};
+        StridedCopier.Planned parts = new StridedCopier.Planned(c.parts());
+        return new ShapedPlan(shapes) {
+            @Override
+            public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
+                Tensor y = outputs.get(0);
+                Shapes.requireOutputShape(op(), outputs, shapes[0]);
+                for (int i = 0; i < inputs.size(); i++) {
+                    Tensor x = inputs.get(i);
+                    if (x.elementType() != y.elementType()) {
+                        Shapes.requireType(op(), "input " + i, x, y.elementType()); // throws, naming the input
+                    }
+                    parts.copy(i, x.data(), y.data(), y.elementType().byteSize());
+                }
+            }
+        };
+    }
+
+    @Override
     public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
         Tensor y = outputs.get(0);
         TensorOps.Concatenation c = TensorOps.concat(shapes(InputValues.of(op(), inputs)), axis);
-        Shapes.requireOutputShapes(op(), outputs, new long[][] {c.outputShape()});
+        Shapes.requireOutputShape(op(), outputs, c.outputShape());
         for (int i = 0; i < inputs.size(); i++) {
             Shapes.requireType(op(), "input " + i, inputs.get(i), y.elementType());
             StridedCopier.copy(inputs.get(i).data(), y.data(), y.elementType().byteSize(), c.parts().get(i));

@@ -31,7 +31,7 @@ record GatherElementsKernel(long axis) implements TensorKernel {
         Tensor y = outputs.get(0);
         Shapes.requireType(op(), "output", y, data.elementType());
         int a = TensorOps.gatherElementsAxis(data.shape(), indices.shape(), axis);
-        Shapes.requireOutputShapes(op(), outputs, new long[][] {indices.shape()});
+        Shapes.requireOutputShape(op(), outputs, indices.shape());
         long[] shape = indices.shape();
         long[] strides = TensorOps.contiguousStrides(data.shape());
         long dim = data.shape()[a];

@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * Gather along {@code axis}: the data as [outer, axisDim, inner], output [outer, indexCount, inner], each
  * inner row copied from the row its (int32 or int64, possibly negative) index names. Every index is checked
- * before anything is written.
+ * before anything is written. The geometry and the row buffer are planned once per input shapes.
  */
 record GatherKernel(long axis) implements TensorKernel {
     @Override
@@ -23,14 +23,31 @@ record GatherKernel(long axis) implements TensorKernel {
     }
 
     @Override
+    public Plan plan(InputValues inputs) {
+        TensorOps.Gathering g = TensorOps.gather(Shapes.checked(inputs.shape(0)), Shapes.checked(inputs.shape(1)), axis);
+        long[][] shapes = {g.outputShape()};
+        long[] rows = new long[Math.toIntExact(g.indexCount())];
+        return new ShapedPlan(shapes) {
+            @Override
+            public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
+                Shapes.requireOutputShape(op(), outputs, shapes[0]);
+                gather(inputs.get(0), inputs.get(1), outputs.get(0), g, rows);
+            }
+        };
+    }
+
+    @Override
     public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
         Tensor data = inputs.get(0);
         Tensor indices = inputs.get(1);
-        Tensor y = outputs.get(0);
-        Shapes.requireType(op(), "output", y, data.elementType());
         TensorOps.Gathering g = TensorOps.gather(data.shape(), indices.shape(), axis);
-        Shapes.requireOutputShapes(op(), outputs, new long[][] {g.outputShape()});
-        long[] rows = new long[Math.toIntExact(g.indexCount())];
+        Shapes.requireOutputShape(op(), outputs, g.outputShape());
+        gather(data, indices, outputs.get(0), g, new long[Math.toIntExact(g.indexCount())]);
+    }
+
+    /** The gather of {@code g}; {@code rows}: room for each index's row (every index is checked before a write). */
+    private void gather(Tensor data, Tensor indices, Tensor y, TensorOps.Gathering g, long[] rows) {
+        Shapes.requireType(op(), "output", y, data.elementType());
         for (int j = 0; j < rows.length; j++) {
             rows[j] = TensorOps.index(op(), InputValues.IntegerValues.at(indices.data(), indices.elementType(), j), g.axisDim());
         }

@@ -19,7 +19,7 @@ record IdentityKernel() implements CpuKernel {
         Tensor x = inputs.get(0);
         Tensor y = outputs.get(0);
         Shapes.requireType("Identity", "output", y, x.elementType());
-        Shapes.requireOutputShapes("Identity", outputs, new long[][] {x.shape()});
+        Shapes.requireOutputShape("Identity", outputs, x.shape());
         // MemorySegment.copy has memmove semantics, so an output that aliases the input is fine.
         MemorySegment.copy(x.data(), 0, y.data(), 0, x.byteSize());
     }

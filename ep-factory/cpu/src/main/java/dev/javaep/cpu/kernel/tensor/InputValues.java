@@ -16,6 +16,8 @@ import java.util.List;
 final class InputValues extends ShapeInputs {
     private final long[][] shapes;
     private final List<? extends Tensor> tensors;
+    /** Bit i: input i's value was read (for a plan's {@link dev.javaep.cpu.kernel.PlannedKernel.Plan#valueInputs()}). */
+    private long valuesRead;
 
     private InputValues(String op, long[][] shapes, List<? extends Tensor> tensors) {
         super(op);
@@ -33,6 +35,11 @@ final class InputValues extends ShapeInputs {
 
     static InputValues shapesOnly(String op, long[][] shapes) {
         return new InputValues(op, shapes, null);
+    }
+
+    /** The inputs whose values were read so far, bit i for input i. */
+    long valuesRead() {
+        return valuesRead;
     }
 
     int count() {
@@ -64,6 +71,7 @@ final class InputValues extends ShapeInputs {
             throw new IllegalArgumentException(op() + ": the output shape depends on the values of input " + input);
         }
         Tensor t = tensors.get(input);
+        valuesRead |= 1L << input;
         return new TensorValue(t.elementType(), t.shape(), t.data().asByteBuffer());
     }
 

@@ -40,7 +40,7 @@ record PadKernel(PadMode mode, long[] padsAttribute, byte[] valueBits) implement
         Tensor y = outputs.get(0);
         Shapes.requireType(op(), "output", y, x.elementType());
         TensorOps.Padding p = padding(InputValues.of(op(), inputs));
-        Shapes.requireOutputShapes(op(), outputs, new long[][] {p.outputShape()});
+        Shapes.requireOutputShape(op(), outputs, p.outputShape());
         long[] out = p.outputShape();
         long total = Shapes.elementCount(out);
         if (total == 0) {

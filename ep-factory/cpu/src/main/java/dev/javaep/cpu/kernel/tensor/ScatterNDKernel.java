@@ -50,7 +50,7 @@ record ScatterNDKernel(ScatterReduction reduction, ElementType elementType) impl
         Shapes.requireType(op(), "updates", updates, elementType);
         Shapes.requireType(op(), "output", y, elementType);
         TensorOps.Scatter s = TensorOps.scatterND(data.shape(), indices.shape(), updates.shape());
-        Shapes.requireOutputShapes(op(), outputs, new long[][] {data.shape()});
+        Shapes.requireOutputShape(op(), outputs, data.shape());
         int depth = (int) s.depth();
         long[] offsets = new long[Math.toIntExact(s.tuples())];
         for (int n = 0; n < offsets.length; n++) {

@@ -3,6 +3,8 @@ package dev.javaep.cpu.kernel.tensor;
 import dev.javaep.spi.ops.TensorOps.StridedCopy;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Runs a {@link StridedCopy} between host segments, moving elements of 1, 2, 4, 8 or 16 bytes without
@@ -15,6 +17,39 @@ final class StridedCopier {
 
     static void copy(MemorySegment source, MemorySegment target, int elementSize, StridedCopy plan) {
         StridedCopy c = plan.simplified();
+        copySimplified(source, target, elementSize, c, odometer(c));
+    }
+
+    /** An odometer for {@link #copySimplified} of {@code c}. */
+    private static long[] odometer(StridedCopy c) {
+        return new long[Math.max(0, c.rank() - 1)];
+    }
+
+    /**
+     * Copies simplified once, each with its odometer, for a kernel plan that runs them every Run (simplifying a
+     * copy and its odometer were allocations per call).
+     */
+    static final class Planned {
+        private final StridedCopy[] copies;
+        private final long[][] odometers;
+
+        Planned(List<StridedCopy> copies) {
+            this.copies = new StridedCopy[copies.size()];
+            this.odometers = new long[copies.size()][];
+            for (int i = 0; i < this.copies.length; i++) {
+                this.copies[i] = copies.get(i).simplified();
+                this.odometers[i] = odometer(this.copies[i]);
+            }
+        }
+
+        /** Runs copy {@code i}. */
+        void copy(int i, MemorySegment source, MemorySegment target, int elementSize) {
+            copySimplified(source, target, elementSize, copies[i], odometers[i]);
+        }
+    }
+
+    /** {@link #copy} of a copy that is {@link StridedCopy#simplified()} already, counting in {@code idx} (its contents do not matter). */
+    private static void copySimplified(MemorySegment source, MemorySegment target, int elementSize, StridedCopy c, long[] idx) {
         if (c.elementCount() == 0) {
             return;
         }
@@ -31,7 +66,7 @@ final class StridedCopier {
         long innerTarget = ts[rank - 1];
         boolean bulk = innerSource == 1 && innerTarget == 1;
         long rows = c.elementCount() / length;
-        long[] idx = new long[rank - 1];
+        Arrays.fill(idx, 0);
         long src = c.sourceOffset();
         long dst = c.targetOffset();
         for (long row = 0; row < rows; row++) {
