@@ -300,6 +300,8 @@ public enum OrtApiSlot implements FunctionSlot.Declared {
     Node_GetSubgraphs(366, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER, SIZE_T, POINTER)),
     /** OrtStatus* Node_GetEpName(const OrtNode* node, const char** out) */
     Node_GetEpName(368, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** const char* GetRunConfigEntry(const OrtRunOptions* options, const char* config_key) */
+    GetRunConfigEntry(373, 23, FunctionDescriptor.of(POINTER, POINTER, POINTER)),
     /** const OrtMemoryInfo* EpDevice_MemoryInfo(const OrtEpDevice* ep_device, OrtDeviceMemoryType memory_type) */
     EpDevice_MemoryInfo(374, 23, FunctionDescriptor.of(POINTER, POINTER, ENUM)),
     /** OrtStatus* GetSharedAllocator(OrtEnv* env, const OrtMemoryInfo* mem_info, OrtAllocator** allocator) */
