@@ -196,11 +196,12 @@ public final class OrtGraphCapture implements GraphCapture, AutoCloseable {
         synchronized (this) {
             expected = computesPerRun.getOrDefault(annotationId, run.computes);
         }
-        if (run.computes != expected) {
-            // ORT calls OnRunEnd after a failed Run too: a Run that stopped early must not become the replayed graph
+        if (run.failure != null || run.computes != expected) {
+            // ORT calls OnRunEnd after a failed Run too: a Run that went wrong must not become the replayed graph
             recorder.destroy(executable);
-            throw new IllegalStateException("javaep: the Run recorded for ORT's graph capture ran " + run.computes
-                    + " of " + JavaCudaExecutionProviderFactory.NAME + "'s " + expected + " compiled nodes; not kept");
+            throw new IllegalStateException("javaep: the Run recorded for ORT's graph capture is not kept: " + (
+                    run.failure != null ? run.failure : "it ran " + run.computes + " of "
+                            + JavaCudaExecutionProviderFactory.NAME + "'s " + expected + " compiled nodes"));
         }
         synchronized (this) {
             Long replaced = graphs.put(annotationId, executable);
@@ -246,6 +247,8 @@ public final class OrtGraphCapture implements GraphCapture, AutoCloseable {
         long stream;
         /** Computes of compiled groups in this Run so far. */
         int computes;
+        /** Why the recording cannot be kept, once that is known before OnRunEnd; else null. */
+        String failure;
         private boolean finished;
 
         Run(OrtGraphCapture owner, int annotationId, boolean record) {
@@ -260,9 +263,9 @@ public final class OrtGraphCapture implements GraphCapture, AutoCloseable {
                 return true;
             }
             if (stream != 0) {
-                throw new IllegalStateException("javaep: ORT's graph capture records one stream, but Run "
-                        + annotationId + " queued work on 0x" + Long.toHexString(stream) + " and 0x"
-                        + Long.toHexString(computeStream));
+                failure = "ORT's graph capture records one stream, but Run " + annotationId + " queued work on 0x"
+                        + Long.toHexString(stream) + " and 0x" + Long.toHexString(computeStream);
+                throw new IllegalStateException("javaep: " + failure);
             }
             owner.recorder.beginCapture(computeStream);
             stream = computeStream;
