@@ -174,7 +174,7 @@ public final class OrtGraphCaptureBenchmark {
         System.out.println("## JavaCuda: per-group CUDA graphs vs ONNX Runtime's graph capture (device-resident I/O at fixed"
                 + " addresses; Run µs, median / p99)");
         System.out.println();
-        System.out.println("| model | group graphs only | ORT's graph capture (enable_cuda_graph=1) | ratio of medians | ORT replays | max |Δ| vs ORT CPU |");
+        System.out.println("| model | group graphs only | ORT's graph capture (enable_cuda_graph=1) | ratio of medians | ORT replays | max abs error vs ORT CPU |");
         System.out.println("|---|---:|---:|---:|---:|---:|");
         for (Workload w : workloads) {
             try {
