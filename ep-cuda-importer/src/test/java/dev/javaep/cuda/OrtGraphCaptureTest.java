@@ -22,41 +22,15 @@ class OrtGraphCaptureTest {
         final List<String> calls = new ArrayList<>();
         private long nextExecutable = 1000;
 
-        @Override
-        public void synchronizeDevice() {
-            calls.add("syncDevice");
-        }
-
-        @Override
-        public void beginCapture(long stream) {
-            calls.add("begin " + stream);
-        }
-
-        @Override
-        public long endCapture(long stream) {
-            calls.add("end " + stream);
-            return nextExecutable++;
-        }
-
-        @Override
-        public void launch(long executable, long stream) {
-            calls.add("launch " + executable + " on " + stream);
-        }
-
-        @Override
-        public void synchronize(long stream) {
-            calls.add("sync " + stream);
-        }
-
-        @Override
-        public void destroy(long executable) {
-            calls.add("destroy " + executable);
-        }
-
-        @Override
-        public void destroyStream(long stream) {
-            calls.add("destroyStream " + stream);
-        }
+        // @formatter:off (one line per call: the log is the point)
+        @Override public void synchronizeDevice() { calls.add("syncDevice"); }
+        @Override public void beginCapture(long stream) { calls.add("begin " + stream); }
+        @Override public long endCapture(long stream) { calls.add("end " + stream); return nextExecutable++; }
+        @Override public void launch(long executable, long stream) { calls.add("launch " + executable + " on " + stream); }
+        @Override public void synchronize(long stream) { calls.add("sync " + stream); }
+        @Override public void destroy(long executable) { calls.add("destroy " + executable); }
+        @Override public void destroyStream(long stream) { calls.add("destroyStream " + stream); }
+        // @formatter:on
     }
 
     private final LoggingRecorder recorder = new LoggingRecorder();

@@ -56,9 +56,11 @@ class OrtGraphCaptureIT {
 
     @AfterAll
     static void unregister() {
-        if (env != null) {
-            env.unregisterExecutionProviderLibrary(LIBRARY);
-            env.close();
+        if (env == null) {
+            return;
+        }
+        try (OrtEnvironment registered = env) {
+            registered.unregisterExecutionProviderLibrary(LIBRARY);
         }
     }
 
