@@ -672,7 +672,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
      * (uploaded in the first warm-up), since the pageable upload of an eager Run cannot be captured.
      */
     private void runInOrtCapture(KernelContext context, Tensor[] values, long stream) {
-        runSteps(context, graphs == null ? values : graphs.withDeviceConstants(values), stream, null);
+        runSteps(context, graphs == null ? values : graphs.withDeviceConstants(values), stream, null, false);
     }
 
     static final String GRAPHS_PROPERTY = "javaep.cuda.graphs";
