@@ -68,6 +68,7 @@ OpAttr_GetTensorAttributeAsOrtValue EnableProfiling SessionEndProfiling Graph_Ge
 KernelInfo_GetOutputTypeInfo KernelInfo_GetNodeName KernelInfo_GetOperatorDomain KernelInfo_GetOperatorType
 KernelInfo_GetOperatorSinceVersion KernelInfoGetAttribute_float KernelInfoGetAttribute_int64
 KernelInfoGetAttribute_string KernelInfoGetAttributeArray_float KernelInfoGetAttributeArray_int64 GetRunConfigEntry
+AddRunConfigEntry
 """.split()
 
 EPAPI_USED = """

@@ -50,6 +50,24 @@ class StatusAndPairsProbeIT {
     }
 
     @Test
+    @Probes(value = {"OrtApi::AddRunConfigEntry", "OrtApi::GetRunConfigEntry"},
+            rulesOut = "GetRunConfigEntry answers NULL for a key the options lack and the value added for the key asked"
+                    + " (ORT's graph capture reads gpu_graph_id through it); AddRunConfigEntry is not RunOptionsSetRunTag")
+    void runConfigEntriesReadBackWhatWasAdded() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            ok(ortApi(), OrtApiSlot.CreateRunOptions, out);
+            MemorySegment options = pointer(out);
+            MemorySegment key = arena.allocateFrom("gpu_graph_id");
+            assertNull(string((MemorySegment) call(ortApi(), OrtApiSlot.GetRunConfigEntry, options, key)));
+            ok(ortApi(), OrtApiSlot.AddRunConfigEntry, options, key, arena.allocateFrom("3"));
+            ok(ortApi(), OrtApiSlot.AddRunConfigEntry, options, arena.allocateFrom("other"), arena.allocateFrom("x"));
+            assertEquals("3", string((MemorySegment) call(ortApi(), OrtApiSlot.GetRunConfigEntry, options, key)));
+            call(ortApi(), OrtApiSlot.ReleaseRunOptions, options);
+        }
+    }
+
+    @Test
     @Probes(value = {"OrtApi::CreateEnv", "OrtApi::ReleaseEnv"},
             rulesOut = "CreateEnvWithCustomLogger (4) takes a logging function first: given (level, logid, out) it fails"
                     + " or crashes; ORT's env is one per process, so a second CreateEnv returns the same OrtEnv")
