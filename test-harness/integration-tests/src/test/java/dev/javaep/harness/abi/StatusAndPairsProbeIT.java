@@ -4,6 +4,7 @@ import static dev.javaep.harness.abi.Raw.call;
 import static dev.javaep.harness.abi.Raw.ok;
 import static dev.javaep.harness.abi.Raw.ortApi;
 import static dev.javaep.harness.abi.Raw.pointer;
+import static dev.javaep.harness.abi.Raw.pointerOut;
 import static dev.javaep.harness.abi.Raw.string;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -55,9 +56,7 @@ class StatusAndPairsProbeIT {
                     + " (ORT's graph capture reads gpu_graph_id through it); AddRunConfigEntry is not RunOptionsSetRunTag")
     void runConfigEntriesReadBackWhatWasAdded() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            ok(ortApi(), OrtApiSlot.CreateRunOptions, out);
-            MemorySegment options = pointer(out);
+            MemorySegment options = pointerOut(arena, ortApi(), OrtApiSlot.CreateRunOptions);
             MemorySegment key = arena.allocateFrom("gpu_graph_id");
             assertNull(string((MemorySegment) call(ortApi(), OrtApiSlot.GetRunConfigEntry, options, key)));
             ok(ortApi(), OrtApiSlot.AddRunConfigEntry, options, key, arena.allocateFrom("3"));
