@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class OrtGraphCapture implements GraphCapture, AutoCloseable {
     /** The EP option, as ORT's CUDA EP names it: "1" (or "true") captures, "0" (the default) does not. */
     public static final String OPTION = "enable_cuda_graph";
-    /** Eager Runs of an annotation id before the one that is recorded (ORT's CUDA EP likewise runs regular Runs first). */
+    /** Eager Runs of an annotation id before the one recorded (ORT's CUDA EP likewise runs regular Runs first). */
     static final int WARM_UP_RUNS = 2;
 
     /** What a capture needs of CUDA; {@link CudaRecorder} in production, a fake in unit tests. */
