@@ -5,6 +5,7 @@
 #                                         conformance (the kit on JavaCuda) bench-networks (JavaCpu vs ORT CPU)
 #                                         bench-torchvision (torchvision nets: JavaCuda vs PyTorch eager and CUDA graph;
 #                                         TORCHVISION_ARGS="--only resnet18 --iterations 50" narrows it)
+#                                         bench-ortgraph (JavaCuda's group graphs vs ORT's graph capture, issue 13)
 #                                         bench-multigpu (exported networks: one GPU vs one session per GPU, issue 18;
 #                                         MULTIGPU_ARGS="--seconds 3 --only resnet_small" narrows it)
 #                                         (JUNIT_CLASS=a.B,c.D limits junit to those classes)
@@ -19,7 +20,7 @@ mkdir -p "$OUT"
 B=/tmp/javaep-gpu
 ORT_LIBRARY="${JAVAEP_ORT_LIBRARY:-$(ls /opt/torch/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* 2>/dev/null | head -1)}"
 PYTHON="${PYTHON:-/opt/torch/.venv/bin/python}"
-STEPS=("$@"); [ ${#STEPS[@]} -eq 0 ] && STEPS=(devices junit ort129 python bench bench-espcn bench-interop)
+STEPS=("$@"); [ ${#STEPS[@]} -eq 0 ] && STEPS=(devices junit ort129 python bench bench-ortgraph bench-espcn bench-interop)
 NVIDIA_ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 
 # Vulkan on the GPU machine: it has NVIDIA's ICD but no loader. Unpacks the bundle's Debian packages (the
@@ -162,6 +163,9 @@ for s in "${STEPS[@]}"; do
              # growth over 100k device-bound Runs, graphs off and on (a step of its own: its log is bench-hotpath-cuda.log)
              step bench-hotpath-cuda 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                -Djavaep.bridge.statistics=true dev.javaep.cli.bench.HotPathBenchmark "$B" cuda ;;
+    bench-ortgraph)  # 16×Relu, MLP, 1080p Relu, resnet_small: JavaCuda's group graphs vs ORT's capture (enable_cuda_graph=1)
+             step bench-ortgraph 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
+               dev.javaep.cli.JavaepCli --dist "$B" bench-ortgraph "$B/test-classes/models/torch" ;;
     bench-espcn) step bench-espcn 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                dev.javaep.cli.JavaepCli --dist "$B" bench-espcn --python "$PYTHON" \
                --torch-script "$ROOT/tools/gpu/espcn_torch.py" ;;   # ESPCN x2 1080p: direct vs cuDNN vs PyTorch

@@ -97,6 +97,9 @@ final class CudaStream implements DeviceStream {
 
     @Override
     public void flush() {
+        if (OrtGraphCapture.isRecording(stream)) {
+            return; // ORT's graph capture records this Run: synchronising would invalidate it (OnRunEnd waits instead)
+        }
         device.makeCurrent();
         device.driver().streamSynchronize(stream);
     }

@@ -4,11 +4,14 @@ import dev.javaep.cuda.kernel.CudaOps;
 import dev.javaep.cuda.kernel.CudaSubgraphProgram;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ExecutionProvider;
+import dev.javaep.spi.GraphCapture;
 import dev.javaep.spi.Graph;
 import dev.javaep.spi.KernelDefinition;
 import dev.javaep.spi.NodeSupport;
 import dev.javaep.spi.Node;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * JavaCudaExecutionProvider for one session on one CUDA device. Every group of supported nodes ORT fuses
@@ -16,6 +19,9 @@ import java.util.List;
  * the compute call; nothing waits on the host inside a Run. Concurrent Runs are safe: compiled nodes hold
  * no per-Run state and every launch uses the calling Run's stream. The copy kernels ORT inserts at
  * CPU↔JavaCuda edges are this EP's own ({@link #kernels()}).
+ *
+ * <p>With the EP option {@value OrtGraphCapture#OPTION}=1 the EP takes part in ORT's own graph capture
+ * ({@link OrtGraphCapture}): ORT replays a recorded Run without its executor, one Run at a time.
  */
 final class JavaCudaExecutionProvider implements ExecutionProvider {
     /**
@@ -28,9 +34,16 @@ final class JavaCudaExecutionProvider implements ExecutionProvider {
 
     private final CudaDevice device;
     private final List<KernelDefinition> copyKernels;
+    /** ORT's graph capture of this session's Runs; null unless the session's options ask for it. */
+    private final OrtGraphCapture graphCapture;
 
     JavaCudaExecutionProvider(CudaDevice device) {
+        this(device, Map.of());
+    }
+
+    JavaCudaExecutionProvider(CudaDevice device, Map<String, String> sessionOptions) {
         this.device = device;
+        this.graphCapture = OrtGraphCapture.enabledBy(sessionOptions) ? OrtGraphCapture.on(device) : null;
         this.copyKernels = Boolean.parseBoolean(System.getProperty(COPY_KERNELS_PROPERTY, "true"))
                 ? CudaCopyKernels.definitions(device) : List.of();
         device.makeCurrent();
@@ -65,5 +78,23 @@ final class JavaCudaExecutionProvider implements ExecutionProvider {
     @Override
     public void synchronize() {
         device.synchronize();
+    }
+
+    @Override
+    public Optional<GraphCapture> graphCapture() {
+        return Optional.ofNullable(graphCapture);
+    }
+
+    /** False while ORT captures: a recording is the calling thread's Run, and a replay reuses fixed addresses. */
+    @Override
+    public boolean concurrentRunSupported() {
+        return graphCapture == null;
+    }
+
+    @Override
+    public void close() {
+        if (graphCapture != null) {
+            graphCapture.close();
+        }
     }
 }

@@ -134,7 +134,7 @@ public final class JavaCudaExecutionProviderFactory implements ExecutionProvider
             throw new IllegalArgumentException("javaep: " + NAME + " runs on exactly one device per session; "
                     + selected.size() + " were selected");
         }
-        return new JavaCudaExecutionProvider(deviceFor(selected.getFirst()));
+        return new JavaCudaExecutionProvider(deviceFor(selected.getFirst()), sessionOptions);
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cuda.CudaDevice;
+import dev.javaep.cuda.OrtGraphCapture;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.CudaGraphs;
 import dev.javaep.cuda.kernel.conv.ConvKernels;
@@ -603,6 +604,10 @@ public final class CudaSubgraphProgram implements CompiledNode {
                     values[fusedInputSlots[i]] = context.input(i);
                 }
             }
+            if (OrtGraphCapture.joins(stream)) {
+                runInOrtCapture(context, values, stream);
+                return;
+            }
             StepProfiler profiler = context.stepProfiler(); // null unless ORT profiles the session
             if (graphs != null && profiler == null && stream != 0 && graphs.replay(context, values, stream)) {
                 return;
@@ -659,6 +664,15 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 memory.finish();
             }
         }
+    }
+
+    /**
+     * A Run of a session under ORT's own graph capture ({@link OrtGraphCapture}: a warm-up, or the Run it records
+     * whole): eager, as a group graph cannot be captured inside ORT's, with the constants in the group's device memory
+     * (uploaded in the first warm-up), since the pageable upload of an eager Run cannot be captured.
+     */
+    private void runInOrtCapture(KernelContext context, Tensor[] values, long stream) {
+        runSteps(context, graphs == null ? values : graphs.withDeviceConstants(values), stream, null, false);
     }
 
     static final String GRAPHS_PROPERTY = "javaep.cuda.graphs";
@@ -777,13 +791,23 @@ public final class CudaSubgraphProgram implements CompiledNode {
             return capture(context, values, key, stream);
         }
 
-        private boolean capture(KernelContext context, Tensor[] values, GraphKey key, long stream) {
-            Tensor[] captured = values.clone(); // a failed capture leaves the eager retry its own values
+        /** A copy of {@code values} with the constants in the group's device memory (uploaded the first time). */
+        Tensor[] withDeviceConstants(Tensor[] values) {
+            synchronized (this) {
+                uploadConstants();
+            }
+            Tensor[] withConstants = values.clone();
             for (int slot = 0; slot < deviceConstants.length; slot++) {
-                if (deviceConstants[slot] != 0 && captured[slot] == null) {
-                    captured[slot] = DeviceTensor.at(deviceConstants[slot], constants[slot].elementType(), constants[slot].shape());
+                if (deviceConstants[slot] != 0 && withConstants[slot] == null) {
+                    withConstants[slot] = DeviceTensor.at(deviceConstants[slot], constants[slot].elementType(),
+                            constants[slot].shape());
                 }
             }
+            return withConstants;
+        }
+
+        private boolean capture(KernelContext context, Tensor[] values, GraphKey key, long stream) {
+            Tensor[] captured = withDeviceConstants(values); // a failed capture leaves the eager retry its own values
             long copies = deviceToHostCopies.get();
             try {
                 api.beginCapture(stream);

@@ -30,7 +30,14 @@ final class EpBridge extends StructBridge {
             OrtEpStruct.Compile, OrtEpStruct.ReleaseNodeComputeInfos, OrtEpStruct.IsConcurrentRunSupported,
             OrtEpStruct.Sync, OrtEpStruct.GetKernelRegistry, OrtEpStruct.CreateProfiler);
     private static final CallbackStruct<OrtEpStruct, EpBridge> STRUCT =
-            new CallbackStruct<>(OrtEpStruct.class, MethodHandles.lookup(), IMPLEMENTED);
+            new CallbackStruct<>(OrtEpStruct.class, MethodHandles.lookup(), withGraphCapture(IMPLEMENTED));
+
+    /** Every EP's struct has stubs for the graph-capture members; {@link GraphCaptureBridge#attach} clears unused ones. */
+    private static EnumSet<OrtEpStruct> withGraphCapture(EnumSet<OrtEpStruct> implemented) {
+        EnumSet<OrtEpStruct> all = EnumSet.copyOf(implemented);
+        all.addAll(GraphCaptureBridge.SLOTS);
+        return all;
+    }
 
     /**
      * Diagnostic, read per GetCapability: {@code -Djavaep.singleNodeGroups=true} compiles every claimed node
@@ -47,12 +54,15 @@ final class EpBridge extends StructBridge {
     /** The EP's per-op kernels, built on the first GetKernelRegistry call; null before, or when it has none. */
     private KernelRegistryBridge kernelRegistry;
     private boolean kernelsRegistered;
+    /** The EP's part in ORT's graph capture; null when it takes none (its members are NULL then). */
+    private final GraphCaptureBridge graphCapture;
 
     private EpBridge(ExecutionProvider provider, OrtRuntime runtime, KernelMemory memory) {
         super(STRUCT, runtime);
         this.provider = provider;
         this.memory = memory;
         this.name = arena.allocateFrom(provider.name());
+        this.graphCapture = GraphCaptureBridge.attach(provider, runtime, struct).orElse(null);
         STRUCT.register(this);
     }
 
@@ -326,6 +336,47 @@ final class EpBridge extends StructBridge {
 
     static MemorySegment sync(MemorySegment self) {
         STRUCT.get(self).provider.synchronize();
+        return MemorySegment.NULL;
+    }
+
+    // ---- ORT's graph capture (API 26; members NULL unless the EP offers it): GraphCaptureBridge ----------------
+
+    private GraphCaptureBridge graphCapture() {
+        if (graphCapture == null) {
+            throw new IllegalStateException("javaep: " + provider.name() + " takes no part in graph capture");
+        }
+        return graphCapture;
+    }
+
+    static boolean isGraphCaptureEnabled(MemorySegment self) {
+        return STRUCT.get(self).graphCapture().enabled();
+    }
+
+    static boolean isGraphCaptured(MemorySegment self, int annotationId) {
+        return STRUCT.get(self).graphCapture().isCaptured(annotationId);
+    }
+
+    static MemorySegment replayGraph(MemorySegment self, int annotationId) {
+        STRUCT.get(self).graphCapture().replay(annotationId);
+        return MemorySegment.NULL;
+    }
+
+    static int getGraphCaptureNodeAssignmentPolicy(MemorySegment self) {
+        return STRUCT.get(self).graphCapture().nodeAssignmentPolicy();
+    }
+
+    static MemorySegment releaseCapturedGraph(MemorySegment self, int annotationId) {
+        STRUCT.get(self).graphCapture().release(annotationId);
+        return MemorySegment.NULL;
+    }
+
+    static MemorySegment onRunStart(MemorySegment self, MemorySegment runOptions) {
+        STRUCT.get(self).graphCapture().onRunStart(runOptions);
+        return MemorySegment.NULL;
+    }
+
+    static MemorySegment onRunEnd(MemorySegment self, MemorySegment runOptions, boolean syncStream) {
+        STRUCT.get(self).graphCapture().onRunEnd(runOptions, syncStream);
         return MemorySegment.NULL;
     }
 }

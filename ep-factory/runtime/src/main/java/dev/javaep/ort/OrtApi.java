@@ -197,6 +197,19 @@ public final class OrtApi {
         }
     }
 
+    /** One of a Run's config entries ({@code GetRunConfigEntry}); null when the options lack it or are NULL. */
+    public String runConfigEntry(MemorySegment runOptions, String key) {
+        if (runOptions.equals(MemorySegment.NULL)) {
+            return null;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            return cString((MemorySegment) table.handle(OrtApiSlot.GetRunConfigEntry).invokeExact(runOptions,
+                    arena.allocateFrom(key)));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     // ---- graph ----------------------------------------------------------------------------------
 
     public String graphName(MemorySegment graph) {

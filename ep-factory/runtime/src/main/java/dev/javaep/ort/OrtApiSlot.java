@@ -152,6 +152,8 @@ public enum OrtApiSlot implements FunctionSlot.Declared {
     KernelInfoGetAttributeArray_float(162, 8, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER, POINTER)),
     /** OrtStatus* KernelInfoGetAttributeArray_int64(const OrtKernelInfo* info, const char* name, int64_t* out, size_t* size) */
     KernelInfoGetAttributeArray_int64(163, 8, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER, POINTER)),
+    /** OrtStatus* AddRunConfigEntry(OrtRunOptions* options, const char* config_key, const char* config_value) */
+    AddRunConfigEntry(165, 8, FunctionDescriptor.of(STATUS, POINTER, POINTER, POINTER)),
     /** OrtStatus* KernelContext_GetGPUComputeStream(const OrtKernelContext* context, void** out) */
     KernelContext_GetGPUComputeStream(193, 10, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
     /** OrtStatus* GetTensorMemoryInfo(const OrtValue* value, const OrtMemoryInfo** mem_info) */
@@ -300,6 +302,8 @@ public enum OrtApiSlot implements FunctionSlot.Declared {
     Node_GetSubgraphs(366, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER, SIZE_T, POINTER)),
     /** OrtStatus* Node_GetEpName(const OrtNode* node, const char** out) */
     Node_GetEpName(368, 23, FunctionDescriptor.of(STATUS, POINTER, POINTER)),
+    /** const char* GetRunConfigEntry(const OrtRunOptions* options, const char* config_key) */
+    GetRunConfigEntry(373, 23, FunctionDescriptor.of(POINTER, POINTER, POINTER)),
     /** const OrtMemoryInfo* EpDevice_MemoryInfo(const OrtEpDevice* ep_device, OrtDeviceMemoryType memory_type) */
     EpDevice_MemoryInfo(374, 23, FunctionDescriptor.of(POINTER, POINTER, ENUM)),
     /** OrtStatus* GetSharedAllocator(OrtEnv* env, const OrtMemoryInfo* mem_info, OrtAllocator** allocator) */

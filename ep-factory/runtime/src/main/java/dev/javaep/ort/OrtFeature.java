@@ -46,12 +46,16 @@ public enum OrtFeature {
             List.of(OrtEpStruct.CreateProfiler, OrtEpProfilerImplStruct.Release, OrtEpProfilerImplStruct.StartProfiling,
                     OrtEpProfilerImplStruct.EndProfiling)),
 
-    /** Graph capture and replay by the EP ({@code ReleaseCapturedGraph} followed in API 27). */
-    GRAPH_CAPTURE(26, Basis.NEGOTIATED_API, false,
-            "not implemented: the slots stay NULL on every version, as in an EP built for ORT 1.25 (no capture)",
-            List.of(),
+    /**
+     * ORT's own graph capture: an EP that offers {@code spi.GraphCapture} records a Run and ORT replays it. Filled only
+     * for such an EP, with OnRunStart/OnRunEnd (API 23); {@code ReleaseCapturedGraph} follows from API 27.
+     */
+    GRAPH_CAPTURE(26, Basis.NEGOTIATED_API, true,
+            "the slots (and OnRunStart/OnRunEnd) stay NULL: ORT runs every Run through its executor; JavaCuda's"
+                    + " enable_cuda_graph=1 is ignored there and its per-group CUDA graphs work as without it",
+            List.of(OrtApiSlot.GetRunConfigEntry),
             List.of(OrtEpStruct.IsGraphCaptureEnabled, OrtEpStruct.IsGraphCaptured, OrtEpStruct.ReplayGraph,
-                    OrtEpStruct.GetGraphCaptureNodeAssignmentPolicy)),
+                    OrtEpStruct.GetGraphCaptureNodeAssignmentPolicy, OrtEpStruct.OnRunStart, OrtEpStruct.OnRunEnd)),
 
     /**
      * Compiled groups inside If/Loop/Scan subgraphs and in a second GetCapability pass. No slot: ORT before

@@ -1,6 +1,7 @@
 package dev.javaep.spi;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One EP instance, created per session.
@@ -52,6 +53,14 @@ public interface ExecutionProvider extends AutoCloseable {
 
     /** Blocks until the device work this EP queued is done ({@code OrtEp::Sync}, used by IoBinding). */
     default void synchronize() {}
+
+    /**
+     * This EP's part in ONNX Runtime's graph capture (ORT ≥ 1.26), asked once when the EP is created; empty (the
+     * default) when it takes none, or the session did not ask for it.
+     */
+    default Optional<GraphCapture> graphCapture() {
+        return Optional.empty();
+    }
 
     @Override
     default void close() {}

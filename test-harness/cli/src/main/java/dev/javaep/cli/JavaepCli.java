@@ -37,6 +37,8 @@ import java.util.stream.Stream;
  *   javaep bench                         print the Java bridge's costs (upcall, downcall, per compiled node)
  *   javaep devices [LIBRARY]             list the EP devices a plugin EP library offers
  *   javaep bench-cuda                   JavaCudaExecutionProvider benchmark tables (needs an NVIDIA GPU)
+ *   javaep bench-ortgraph [DIR]         JavaCuda's group CUDA graphs vs ORT's graph capture (enable_cuda_graph=1),
+ *                                       with resnet_small from DIR/models.tsv when given (needs an NVIDIA GPU)
  *   javaep bench-espcn [--python PY] [--torch-script PATH]
  *                                       ESPCN x2 1080p on JavaCuda (direct vs cuDNN) vs PyTorch (needs an NVIDIA GPU)
  *   javaep bench-torchvision [--python PY] [--torch-script PATH] [--only A,B] [--iterations N]
@@ -118,6 +120,8 @@ public final class JavaepCli {
                     ? Path.of(params.get(1)) : Path.of("javaep-demo"));
             case "bench" -> benchmark(() -> dev.javaep.cli.bench.BridgeBenchmark.run(defaultLibrary));
             case "bench-cuda" -> benchmark(() -> dev.javaep.cli.bench.CudaBenchmark.run(defaultLibrary));
+            case "bench-ortgraph" -> benchmark(() -> dev.javaep.cli.bench.OrtGraphCaptureBenchmark.run(defaultLibrary,
+                    params.isEmpty() ? null : Path.of(params.getFirst())));
             case "bench-espcn" -> {
                 // bench-espcn [--python PY] [--torch-script tools/gpu/espcn_torch.py]
                 String python = option(params, "--python", "/opt/torch/.venv/bin/python");
@@ -224,7 +228,7 @@ public final class JavaepCli {
     }
 
     private static int usage() {
-        System.err.println("usage: javaep [demo [--out DIR] | bench | bench-cuda | bench-espcn | bench-torchvision [--only A,B]"
+        System.err.println("usage: javaep [demo [--out DIR] | bench | bench-cuda | bench-ortgraph [DIR] | bench-espcn | bench-torchvision [--only A,B]"
                 + " | bench-networks DIR [--threads 1,N] [--only A,B] | bench-multigpu DIR [--seconds S] [--only A,B]"
                 + " | devices [LIBRARY]"
                 + " | node-tests DIR [EP] [LIBRARY] [--ops A,B] | op-table DIR [EP] [LIBRARY] [--ops A,B]"

@@ -170,7 +170,7 @@ public final class CudaBenchmark {
         }
     }
 
-    private static double[] percentiles(Runnable run, int samples) {
+    static double[] percentiles(Runnable run, int samples) {
         for (int i = 0; i < Math.max(20, samples / 4); i++) {
             run.run();
         }

@@ -4,6 +4,7 @@ import static dev.javaep.harness.abi.Raw.call;
 import static dev.javaep.harness.abi.Raw.ok;
 import static dev.javaep.harness.abi.Raw.ortApi;
 import static dev.javaep.harness.abi.Raw.pointer;
+import static dev.javaep.harness.abi.Raw.pointerOut;
 import static dev.javaep.harness.abi.Raw.string;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -47,6 +48,22 @@ class StatusAndPairsProbeIT {
                 call(ortApi(), OrtApiSlot.ReleaseStatus, status);
             }
         });
+    }
+
+    @Test
+    @Probes(value = {"OrtApi::AddRunConfigEntry", "OrtApi::GetRunConfigEntry"},
+            rulesOut = "GetRunConfigEntry answers NULL for a key the options lack and the value added for the key asked"
+                    + " (ORT's graph capture reads gpu_graph_id through it); AddRunConfigEntry is not RunOptionsSetRunTag")
+    void runConfigEntriesReadBackWhatWasAdded() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment options = pointerOut(arena, ortApi(), OrtApiSlot.CreateRunOptions);
+            MemorySegment key = arena.allocateFrom("gpu_graph_id");
+            assertNull(string((MemorySegment) call(ortApi(), OrtApiSlot.GetRunConfigEntry, options, key)));
+            ok(ortApi(), OrtApiSlot.AddRunConfigEntry, options, key, arena.allocateFrom("3"));
+            ok(ortApi(), OrtApiSlot.AddRunConfigEntry, options, arena.allocateFrom("other"), arena.allocateFrom("x"));
+            assertEquals("3", string((MemorySegment) call(ortApi(), OrtApiSlot.GetRunConfigEntry, options, key)));
+            call(ortApi(), OrtApiSlot.ReleaseRunOptions, options);
+        }
     }
 
     @Test
