@@ -187,7 +187,10 @@ for s in "${STEPS[@]}"; do
                dev.javaep.examples.vulkan.InteropBenchmark "$B" ;;
     bench-import)  # where an import's time goes (issue 13): bare CUDA, + dup/close, + syncs, + arenas, SPI importer, ORT
              step bench-import 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
-               dev.javaep.examples.vulkan.ImportCostBenchmark "$B" ;;
+               dev.javaep.examples.vulkan.ImportCostBenchmark "$B"
+             # the same with bridge statistics: how much of ORT's calls is Java's upcall (a separate JVM: statistics cost time)
+             step bench-import-bridge 300 "$JAVA" "${JVM[@]}" -Djavaep.bridge.statistics=true \
+               -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" dev.javaep.examples.vulkan.ImportCostBenchmark "$B" ;;
     conformance)  # the conformance kit on JavaCuda (issue 14): report (Markdown, HTML, JUnit XML) in $OUT/conformance
              step conformance 420 env JAVAEP_FACTORIES=JavaCudaExecutionProvider "$B/bin/javaep" conformance "$B/libjavaep.so" \
                --ep JavaCudaExecutionProvider --node-tests "$B/node-tests" --report "$OUT/conformance" \

@@ -13,7 +13,7 @@ public final class BridgeStatistics {
     public static final boolean ENABLED = Boolean.getBoolean("javaep.bridge.statistics");
 
     /** The callbacks worth counting per Run. */
-    public enum Callback { COMPUTE, ALLOCATE, FREE, COPY_TENSORS, STREAM, NOTIFICATION, SEMAPHORE, IMPORT }
+    public enum Callback { COMPUTE, ALLOCATE, FREE, COPY_TENSORS, STREAM, NOTIFICATION, SEMAPHORE, IMPORT, CREATE_TENSOR }
 
     private static final Map<Callback, LongAdder> COUNTS = adders();
     private static final Map<Callback, LongAdder> NANOS = adders();

@@ -155,6 +155,7 @@ final class ImporterBridge extends StructBridge {
     }
 
     static MemorySegment importMemory(MemorySegment self, MemorySegment descriptor, MemorySegment handleOut) {
+        long start = BridgeStatistics.start();
         ImporterBridge bridge = STRUCT.get(self);
         MemorySegment out = clearOut(handleOut, "OrtExternalMemoryHandle");
         ExternalMemoryDescriptor checked = InteropDescriptors.memory(descriptor, bridge.memoryTypes);
@@ -165,6 +166,7 @@ final class ImporterBridge extends StructBridge {
         if (event != null) {
             ExternalMemoryImportEvent.commit(event, bridge.epName, checked.type().name(), memory.byteSize());
         }
+        BridgeStatistics.record(BridgeStatistics.Callback.IMPORT, start);
         return MemorySegment.NULL;
     }
 
@@ -175,11 +177,13 @@ final class ImporterBridge extends StructBridge {
 
     static MemorySegment createTensorFromMemory(MemorySegment self, MemorySegment handle, MemorySegment descriptor,
                                                 MemorySegment tensorOut) {
+        long start = BridgeStatistics.start();
         ImporterBridge bridge = STRUCT.get(self);
         MemorySegment out = clearOut(tensorOut, "OrtValue");
         ImportedMemoryBridge memory = bridge.importedHere(handle, ImportedMemoryBridge.find(handle),
                 "OrtExternalMemoryHandle", "memory", "its tensors must be made by that device's importer");
         out.set(ValueLayout.ADDRESS, 0, memory.createTensor(InteropDescriptors.tensor(descriptor, memory.byteSize())));
+        BridgeStatistics.record(BridgeStatistics.Callback.CREATE_TENSOR, start);
         return MemorySegment.NULL;
     }
 

@@ -370,6 +370,16 @@ public final class ImportCostBenchmark {
         System.out.println();
         System.out.println("Each half of a variant on its own, median µs over every cycle (warm-up included):");
         HALVES.print();
+        if (dev.javaep.bridge.BridgeStatistics.ENABLED) {
+            // Java's part of ORT's calls: the bridge's upcalls (ImportMemory, CreateTensorFromMemory), every cycle
+            var totals = dev.javaep.bridge.BridgeStatistics.snapshot();
+            for (var callback : List.of(dev.javaep.bridge.BridgeStatistics.Callback.IMPORT,
+                    dev.javaep.bridge.BridgeStatistics.Callback.CREATE_TENSOR)) {
+                var t = totals.get(callback);
+                System.out.printf("- bridge upcall %s: %d calls, mean %.1f µs in Java%n", callback, t.calls(),
+                        t.calls() == 0 ? 0 : t.nanos() / 1e3 / t.calls());
+            }
+        }
         Variant full = byLetter.get('i');
         if (full.failure == null && !Double.isNaN(bare)) {
             double ratio = full.median() / bare;

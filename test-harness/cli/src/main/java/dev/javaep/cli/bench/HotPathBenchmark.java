@@ -336,15 +336,20 @@ final class HotPathBenchmark {
                 List<OrtTensor> tensors = new ArrayList<>(); // freed before the allocator closes
                 try {
                     for (String input : w.inputs()) {
-                        try (OrtTensor host = OrtTensor.fromHost(TensorData.ofFloats(new long[] {LENGTH}, 1, -2, 3, -4))) {
-                            OrtTensor device = OrtTensor.allocate(allocator, ElementType.FLOAT, LENGTH);
+                        long[] shape = w.shape(input);
+                        float[] values = new float[Math.toIntExact(java.util.Arrays.stream(shape).reduce(1, Math::multiplyExact))];
+                        for (int i = 0; i < values.length; i++) {
+                            values[i] = (i % 2 == 0 ? 1 : -1) * (i % 4 + 1); // 1, -2, 3, -4, ...
+                        }
+                        try (OrtTensor host = OrtTensor.fromHost(TensorData.ofFloats(shape, values))) {
+                            OrtTensor device = OrtTensor.allocate(allocator, ElementType.FLOAT, shape);
                             tensors.add(device);
                             env.copyTensors(List.of(host), List.of(device), null);
                             binding.bindInput(input, device);
                         }
                     }
                     for (String output : w.outputs()) {
-                        OrtTensor device = OrtTensor.allocate(allocator, ElementType.FLOAT, LENGTH);
+                        OrtTensor device = OrtTensor.allocate(allocator, ElementType.FLOAT, w.shape(output));
                         tensors.add(device);
                         binding.bindOutput(output, device);
                     }
