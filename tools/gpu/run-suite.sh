@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs javaep's GPU suite on the GPU machine, in one command, from the bundle tools/gpu/bundle.sh made:
 #   tools/gpu/run-suite.sh [STEP...]      steps: devices junit ort129 python bench bench-espcn bench-interop sanitizer
+#                                         tables (every benchmark step behind docs/benchmarks.md)
 #                                         bench-import (an import's cost split apart: bare CUDA vs each piece of javaep's path)
 #                                         conformance (the kit on JavaCuda) bench-networks (JavaCpu vs ORT CPU)
 #                                         bench-torchvision (torchvision nets: JavaCuda vs PyTorch eager and CUDA graph;
@@ -21,6 +22,11 @@ B=/tmp/javaep-gpu
 ORT_LIBRARY="${JAVAEP_ORT_LIBRARY:-$(ls /opt/torch/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* 2>/dev/null | head -1)}"
 PYTHON="${PYTHON:-/opt/torch/.venv/bin/python}"
 STEPS=("$@"); [ ${#STEPS[@]} -eq 0 ] && STEPS=(devices junit ort129 python bench bench-ortgraph bench-espcn bench-interop)
+# `tables`: every step that regenerates a table of docs/benchmarks.md (issue 13), one command
+expanded=(); for st in "${STEPS[@]}"; do
+  if [ "$st" = tables ]; then expanded+=(bench bench-espcn bench-interop bench-import bench-ortgraph bench-torchvision bench-networks)
+  else expanded+=("$st"); fi
+done; STEPS=("${expanded[@]}")
 NVIDIA_ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 
 # Vulkan on the GPU machine: it has NVIDIA's ICD but no loader. Unpacks the bundle's Debian packages (the
