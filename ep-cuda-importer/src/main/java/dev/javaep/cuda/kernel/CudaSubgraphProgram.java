@@ -371,36 +371,31 @@ public final class CudaSubgraphProgram implements CompiledNode {
         EpilogueFusion CONV_ACTIVATION = ConvKernels::fusedWithActivation;
         /**
          * As {@link #CONV_ACTIVATION}, plus Conv + Add + activation with the residual in the same step (the epilogue
-         * pass adds it): the default. cuDNN's fused call is not used: on the H100 it made resnet18 and squeezenet1_1
-         * slower than {@link #CONV_ACTIVATION} (1.48 vs 0.97 ms, 0.78 vs 0.67 ms per Run with graphs; eager GPU time
-         * of resnet18 1.88 ms against 1.57 ms with no fusion at all) although it won the per-geometry timing.
+         * pass adds it): the default. cuDNN's fused call is not used: on the H100 it won no consistent time although
+         * it won the per-geometry timing (resnet18 160² b1 float32 per Run with graphs: 1.48 ms against 0.97 for
+         * {@link #CONV_ACTIVATION} in one run, 1.13 against 1.45 in another).
          */
-        EpilogueFusion CONV_RESIDUAL = new EpilogueFusion() {
-            @Override
-            public Optional<CudaKernelFactory> fuse(Node producer, Node activation) {
-                return ConvKernels.fusedWithActivation(producer, activation, false);
-            }
-
-            @Override
-            public Optional<CudaKernelFactory> fuseResidual(Node conv, Node add, Node activation) {
-                return ConvKernels.fusedWithResidual(conv, add, activation, false);
-            }
-        };
+        EpilogueFusion CONV_RESIDUAL = withResidual(false);
         /**
          * As {@link #CONV_RESIDUAL}, and Conv (+ Add) + ReLU through {@code cudnnConvolutionBiasActivationForward}
          * where cuDNN times it faster than the plain convolution and the epilogue pass ({@code cudnn}: to compare).
          */
-        EpilogueFusion CONV_RESIDUAL_CUDNN = new EpilogueFusion() {
-            @Override
-            public Optional<CudaKernelFactory> fuse(Node producer, Node activation) {
-                return ConvKernels.fusedWithActivation(producer, activation, true);
-            }
+        EpilogueFusion CONV_RESIDUAL_CUDNN = withResidual(true);
 
-            @Override
-            public Optional<CudaKernelFactory> fuseResidual(Node conv, Node add, Node activation) {
-                return ConvKernels.fusedWithResidual(conv, add, activation, true);
-            }
-        };
+        /** Conv + activation and Conv + Add + activation; {@code cudnnCall}: ReLU may run as cuDNN's fused call. */
+        private static EpilogueFusion withResidual(boolean cudnnCall) {
+            return new EpilogueFusion() {
+                @Override
+                public Optional<CudaKernelFactory> fuse(Node producer, Node activation) {
+                    return ConvKernels.fusedWithActivation(producer, activation, cudnnCall);
+                }
+
+                @Override
+                public Optional<CudaKernelFactory> fuseResidual(Node conv, Node add, Node activation) {
+                    return ConvKernels.fusedWithResidual(conv, add, activation, cudnnCall);
+                }
+            };
+        }
         EpilogueFusion NONE = (producer, activation) -> Optional.empty();
 
         /**
