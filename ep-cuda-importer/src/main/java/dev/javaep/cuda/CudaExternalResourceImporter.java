@@ -301,19 +301,7 @@ final class CudaExternalResourceImporter implements ExternalResourceImporter {
      * synchronized by its own close ({@link CudaStream#close}); one whose context was lost has no work left.
      */
     private void finishQueuedWork() {
-        CudaStream.live().forEach((stream, owner) -> {
-            if (owner.isLost()) {
-                return;
-            }
-            owner.makeCurrent();
-            try {
-                owner.driver().streamSynchronize(stream);
-            } catch (CudaException e) {
-                if (CudaStream.isLive(stream)) {
-                    throw e;
-                }
-            }
-        });
+        CudaStream.synchronizeLive();
         device.makeCurrent();
         driver.streamSynchronize(0L);
     }

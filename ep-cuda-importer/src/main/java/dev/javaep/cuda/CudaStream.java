@@ -2,7 +2,6 @@ package dev.javaep.cuda;
 
 import dev.javaep.spi.DeviceStream;
 import dev.javaep.spi.StreamNotification;
-import java.util.Optional;
 
 /** A non-blocking CUstream ORT uses for one stream of a session's execution plan. */
 final class CudaStream implements DeviceStream {
@@ -27,19 +26,28 @@ final class CudaStream implements DeviceStream {
     }
 
     /**
-     * The live streams and their devices, as of now: where javaep can have queued work on any memory (an imported
-     * range's release waits for them). A stream closed after this returned was synchronized by its close.
+     * Synchronizes every live stream javaep created, each with its device current (an imported range's release waits
+     * for them: javaep can have queued work on the range only there). A stream whose device lost its context has no
+     * work left; one closed meanwhile was synchronized by its close, so its failure is not an error. Walks the
+     * registry's array: no map, no boxing (a release runs per frame).
      */
-    static java.util.Map<Long, CudaDevice> live() {
-        return LIVE.snapshot();
+    static void synchronizeLive() {
+        for (LiveStreams.Live l : LIVE.live) {
+            if (l.device().isLost()) {
+                continue;
+            }
+            l.device().makeCurrent();
+            try {
+                l.device().driver().streamSynchronize(l.stream());
+            } catch (dev.javaep.cuda.driver.CudaException e) {
+                if (isLive(l.stream())) {
+                    throw e;
+                }
+            }
+        }
     }
 
-    /** The device of a live stream this EP created; empty for the null stream and streams of others. */
-    static Optional<CudaDevice> deviceOf(long stream) {
-        return Optional.ofNullable(deviceOrNull(stream));
-    }
-
-    /** As {@link #deviceOf}, null for none: allocates nothing (the data transfer asks on every copy). */
+    /** The device of a live stream this EP created; null for the null stream and streams of others (allocates nothing: the data transfer asks on every copy). */
     static CudaDevice deviceOrNull(long stream) {
         return stream == 0 ? null : LIVE.deviceOrNull(stream);
     }
@@ -61,14 +69,6 @@ final class CudaStream implements DeviceStream {
 
         synchronized void remove(long stream) {
             live = java.util.Arrays.stream(live).filter(l -> l.stream != stream).toArray(Live[]::new);
-        }
-
-        java.util.Map<Long, CudaDevice> snapshot() {
-            java.util.Map<Long, CudaDevice> streams = new java.util.HashMap<>();
-            for (Live l : live) {
-                streams.put(l.stream, l.device);
-            }
-            return java.util.Map.copyOf(streams);
         }
 
         CudaDevice deviceOrNull(long stream) {

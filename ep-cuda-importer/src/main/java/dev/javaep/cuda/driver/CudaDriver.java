@@ -149,11 +149,6 @@ public final class CudaDriver {
         return new CudaDriver(new CudaSymbols(library), visibleDevices);
     }
 
-    /** The driver library this binding loaded (for {@link CudaGraphs}, which binds its functions there too). */
-    CudaLibrary library() {
-        return symbols.library();
-    }
-
     /** The variable that hides GPUs from CUDA in a process. */
     public static final String VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES";
 
@@ -371,7 +366,15 @@ public final class CudaDriver {
      * peer access; without it the driver stages the copy through host memory.
      */
     public void memcpyPeerAsync(long dst, long dstContext, long src, long srcContext, long bytes, long stream) {
-        call(CudaFunction.cuMemcpyPeerAsync, h -> (int) h.invokeExact(dst, dstContext, src, srcContext, bytes, stream));
+        // invoked inline, as launchKernel is: a capturing lambda through call() would allocate per copy
+        int r;
+        try {
+            r = (int) symbols.handle(CudaFunction.cuMemcpyPeerAsync).invokeExact(dst, dstContext, src, srcContext, bytes,
+                    stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(CudaFunction.cuMemcpyPeerAsync, r);
     }
 
     // ---- streams and events -----------------------------------------------------------------
@@ -768,7 +771,14 @@ public final class CudaDriver {
 
     private void semaphoreOp(CudaFunction function, MemorySegment s, long sem, long stream) {
         s.set(JAVA_LONG, SEMAPHORE_ARRAY, sem);
-        call(function, h -> (int) h.invokeExact(s.address() + SEMAPHORE_ARRAY, s.address() + STRUCT, 1, stream));
+        // inline, as launchKernel: waits and signals run every frame, a capturing lambda would allocate each time
+        int r;
+        try {
+            r = (int) symbols.handle(function).invokeExact(s.address() + SEMAPHORE_ARRAY, s.address() + STRUCT, 1, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        check(function, r);
     }
 
     /** A zeroed {@code CUDA_EXTERNAL_MEMORY_HANDLE_DESC} in the scratch, its type, size and flags set. */

@@ -781,7 +781,6 @@ public final class CudaSubgraphProgram implements CompiledNode {
                             + " addresses change between Runs: bind them with IoBinding to replay)");
                     return false;
                 }
-                uploadConstants();
             }
             return capture(context, values, key, stream);
         }
