@@ -19,10 +19,21 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Counts ORT's replays and captured Runs for tests and benchmarks ({@link #replays()}, {@link #capturedRuns()}).
  */
 public final class GraphCaptureBridge {
-    /** The members a graph-capturing EP fills; ORT calls OnRunStart/OnRunEnd of no other javaep EP. */
-    static final Set<OrtEpStruct> SLOTS = EnumSet.of(OrtEpStruct.IsGraphCaptureEnabled, OrtEpStruct.IsGraphCaptured,
-            OrtEpStruct.ReplayGraph, OrtEpStruct.GetGraphCaptureNodeAssignmentPolicy, OrtEpStruct.ReleaseCapturedGraph,
-            OrtEpStruct.OnRunStart, OrtEpStruct.OnRunEnd);
+    /**
+     * The members a graph-capturing EP fills (ORT calls OnRunStart/OnRunEnd of no other javaep EP): the feature's, read
+     * from {@link OrtFeature#GRAPH_CAPTURE} so the two lists cannot drift, and {@code ReleaseCapturedGraph} (API 27).
+     */
+    static final Set<OrtEpStruct> SLOTS = slots();
+
+    private static Set<OrtEpStruct> slots() {
+        Set<OrtEpStruct> slots = EnumSet.of(OrtEpStruct.ReleaseCapturedGraph);
+        for (var slot : OrtFeature.GRAPH_CAPTURE.callbacks()) {
+            if (slot instanceof OrtEpStruct member) {
+                slots.add(member);
+            }
+        }
+        return slots;
+    }
 
     private static final LongAdder REPLAYS = new LongAdder();
     private static final LongAdder RUNS_ENDED = new LongAdder();

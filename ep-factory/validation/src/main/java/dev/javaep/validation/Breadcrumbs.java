@@ -48,10 +48,13 @@ public final class Breadcrumbs {
 
     /** A thread's slot: where it is in the file, and how deep its calls are now. */
     static final class Trail {
+        /** The file this slot is in: the exit goes there even if the layer's settings changed during the call. */
+        final Breadcrumbs owner;
         final long at;
         int depth;
 
-        Trail(long at) {
+        Trail(Breadcrumbs owner, long at) {
+            this.owner = owner;
             this.at = at;
         }
     }
@@ -96,7 +99,7 @@ public final class Breadcrumbs {
     private Trail claim() {
         long at = SLOTS_AT + (long) Math.floorMod(nextSlot.getAndIncrement(), SLOTS) * SLOT_SIZE;
         map.set(LONG, at, Thread.currentThread().threadId());
-        return new Trail(at);
+        return new Trail(this, at);
     }
 
     /** Notes that this thread entered callback {@code id}; hand what it returns to {@link #exit}. */

@@ -69,7 +69,7 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
     /** Notes that the callback {@link #crumbIn} noted returned. */
     void crumbOut(Breadcrumbs.Trail trail) {
         if (trail != null) {
-            Settings.current.breadcrumbs().exit(trail);
+            trail.owner.exit(trail); // not Settings.current again: a re-registration may have changed it meanwhile
         }
     }
 
