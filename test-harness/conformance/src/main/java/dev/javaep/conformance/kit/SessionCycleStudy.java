@@ -65,15 +65,17 @@ public final class SessionCycleStudy {
      */
     private static void study(Supplier<Session> open, int cycles, int every) {
         int half = cycles / 2;
-        jvmMallocKib(); // the first call starts JMX: not a session's memory
+        nmtSummary(); // the first call starts JMX: not a session's memory
         LifecycleChecks.sessionCycleSamples(open, half, every);
         ProcessSample start = ProcessSample.now();
-        long jvmStart = jvmMallocKib();
-        Map<String, Long> categoriesStart = jvmMallocByCategoryKib();
+        String nmtStart = nmtSummary();
+        long jvmStart = jvmMallocKib(nmtStart);
+        Map<String, Long> categoriesStart = jvmMallocByCategoryKib(nmtStart);
         List<ProcessSample> samples = LifecycleChecks.sessionCycleSamples(open, half, every);
         ProcessSample end = ProcessSample.now();
-        long jvmEnd = jvmMallocKib();
-        Map<String, Long> categoriesEnd = jvmMallocByCategoryKib();
+        String nmtEnd = nmtSummary();
+        long jvmEnd = jvmMallocKib(nmtEnd);
+        Map<String, Long> categoriesEnd = jvmMallocByCategoryKib(nmtEnd);
         System.out.println(LifecycleChecks.trend(samples, every, "session", half));
         double perSession = half;
         String jvm = jvmStart < 0 ? "JVM malloc n/a (run with -XX:NativeMemoryTracking=summary)"
@@ -102,12 +104,12 @@ public final class SessionCycleStudy {
      * A category is a block that starts with {@code -  Name (reserved=…}; its {@code (malloc=…KB} and {@code (arena=…KB}
      * lines may come after others (classes, threads).
      */
-    private static Map<String, Long> jvmMallocByCategoryKib() {
+    private static Map<String, Long> jvmMallocByCategoryKib(String nmtSummary) {
         Map<String, Long> categories = new TreeMap<>();
         Pattern name = Pattern.compile("^-\\s+([A-Za-z][A-Za-z ]*?) \\(reserved=");
         Pattern malloc = Pattern.compile("\\((?:malloc|arena)=(\\d+)KB");
         String category = null;
-        for (String line : nmtSummary().split("\\R")) {
+        for (String line : nmtSummary.split("\\R")) {
             var header = name.matcher(line);
             if (header.find()) {
                 category = header.group(1);
@@ -121,8 +123,8 @@ public final class SessionCycleStudy {
     }
 
     /** The JVM's malloc total from Native Memory Tracking, in KiB; -1 when NMT is off. */
-    private static long jvmMallocKib() {
-        var matcher = Pattern.compile("malloc: (\\d+)KB").matcher(nmtSummary());
+    private static long jvmMallocKib(String nmtSummary) {
+        var matcher = Pattern.compile("malloc: (\\d+)KB").matcher(nmtSummary);
         return matcher.find() ? Long.parseLong(matcher.group(1)) : -1;
     }
 

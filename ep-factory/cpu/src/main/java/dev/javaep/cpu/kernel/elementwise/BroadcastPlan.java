@@ -20,15 +20,6 @@ import java.util.Arrays;
 final class BroadcastPlan {
 
     @FunctionalInterface
-    interface RowAction {
-        /**
-         * One output row of {@link #rowLength()} elements starting at {@code outIndex}; {@code starts[k]} is input
-         * k's index for the row's first element. The array is reused for the next row.
-         */
-        void row(long outIndex, long[] starts);
-    }
-
-    @FunctionalInterface
     interface ChunkAction {
         /**
          * {@code n} output elements (at most {@link Lanes#CHUNK}) from {@code outIndex}; {@code starts[k]} is input
@@ -104,16 +95,6 @@ final class BroadcastPlan {
 
     /** Calls {@code action} for each row cut into chunks of at most {@link Lanes#CHUNK} elements, in output order. */
     void forEachChunk(ChunkAction action) {
-        walk(null, action);
-    }
-
-    /** Calls {@code action} once per row, in output order; input starts are updated incrementally. */
-    void forEachRow(RowAction action) {
-        walk(action, null);
-    }
-
-    /** The row walk: each row to {@code rowAction} when there is one, else cut into chunks for {@code chunkAction}. */
-    private void walk(RowAction rowAction, ChunkAction chunkAction) {
         long rows = rowCount();
         long rowLength = rowLength();
         int depth = dims.length - 1; // the merged dimensions above the row
@@ -123,15 +104,11 @@ final class BroadcastPlan {
         long outIndex = 0;
         for (long r = 0; r < rows; r++) {
             System.arraycopy(current, 0, starts, 0, inputs);
-            if (rowAction != null) {
-                rowAction.row(outIndex, starts);
-            } else {
-                for (long c = 0; c < rowLength; c += Lanes.CHUNK) {
-                    for (int k = 0; k < inputs; k++) {
-                        shifted[k] = starts[k] + c * steps[k];
-                    }
-                    chunkAction.chunk(outIndex + c, shifted, (int) Math.min(Lanes.CHUNK, rowLength - c));
+            for (long c = 0; c < rowLength; c += Lanes.CHUNK) {
+                for (int k = 0; k < inputs; k++) {
+                    shifted[k] = starts[k] + c * steps[k];
                 }
+                action.chunk(outIndex + c, shifted, (int) Math.min(Lanes.CHUNK, rowLength - c));
             }
             outIndex += rowLength;
             for (int d = depth - 1; d >= 0; d--) {

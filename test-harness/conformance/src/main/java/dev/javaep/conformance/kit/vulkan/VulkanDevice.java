@@ -106,10 +106,16 @@ public final class VulkanDevice implements AutoCloseable {
     public static VulkanDevice open(Optional<byte[]> deviceUuid, boolean requireExport) {
         MemorySegment instance = createInstance();
         MethodHandle destroyInstance = Vk.instanceCommand(instance, "vkDestroyInstance", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
+        MemorySegment device = MemorySegment.NULL;
         try {
             Physical physical = choose(physicalDevices(instance), deviceUuid, requireExport);
-            return new VulkanDevice(instance, destroyInstance, physical, createDevice(instance, physical));
+            device = createDevice(instance, physical);
+            return new VulkanDevice(instance, destroyInstance, physical, device);
         } catch (RuntimeException | Error e) {
+            if (!device.equals(MemorySegment.NULL)) { // the device goes before its instance
+                invokeVoid(Vk.instanceCommand(instance, "vkDestroyDevice", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS)),
+                        device);
+            }
             invokeVoid(destroyInstance, instance);
             throw e;
         }
