@@ -10,8 +10,10 @@
 #                                         bench-multigpu (exported networks: one GPU vs one session per GPU, issue 18;
 #                                         MULTIGPU_ARGS="--seconds 3 --only resnet_small" narrows it)
 #                                         (JUNIT_CLASS=a.B,c.D limits junit to those classes)
-#                                         (default: all but sanitizer, which runs the JavaCuda partition matrix,
-#                                         or $SANITIZER_CLASS (a.B,c.D), under compute-sanitizer --tool memcheck)
+#                                         session-study (SessionCycleStudy per configuration; SESSION_STUDY_CYCLES)
+#                                         (default: devices junit ort129 python bench bench-ortgraph bench-espcn
+#                                         bench-interop; sanitizer runs the JavaCuda partition matrix, or
+#                                         $SANITIZER_CLASS (a.B,c.D), under compute-sanitizer --tool memcheck)
 # Logs go to $OUT (the device tool brings that folder back). Each step has its own time limit and a
 # failing step does not stop the others; the exit status is the number of failed steps.
 set -uo pipefail
@@ -217,7 +219,7 @@ for s in "${STEPS[@]}"; do
              study() {  # study NAME LIBRARY|- EP [ENV=VALUE...] [-- JVM options]
                local name=$1 lib=$2 ep=$3; shift 3; local envs=() opts=()
                while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done; [ $# -gt 0 ] && shift; opts=("$@")
-               step "study-$name" 300 env "${envs[@]}" "$JAVA" "${JVM[@]}" -XX:NativeMemoryTracking=summary "${opts[@]}" \
+               step "study-$name" 300 env ${envs[@]+"${envs[@]}"} "$JAVA" "${JVM[@]}" -XX:NativeMemoryTracking=summary ${opts[@]+"${opts[@]}"} \
                  -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" dev.javaep.conformance.kit.SessionCycleStudy "$lib" "$ep" "$sc" 1
              }
              study ort-cpu - CPUExecutionProvider
