@@ -194,10 +194,13 @@ for s in "${STEPS[@]}"; do
                -Djavaep.bridge.statistics=true -Djavaep.bench.interop.only=plain-run \
                dev.javaep.examples.vulkan.InteropBenchmark "$B" ;;
     bench-import)  # where an import's time goes (issue 13): bare CUDA, + dup/close, + syncs, + arenas, SPI importer, ORT
-             step bench-import 300 "$JAVA" "${JVM[@]}" -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
+             # IMPORT_ARGS: JVM properties, e.g. -Djavaep.bench.import.warmup=3000 (rounds before timing: the JIT's share)
+             # shellcheck disable=SC2086  # IMPORT_ARGS is a list of words
+             step bench-import 300 "$JAVA" "${JVM[@]}" ${IMPORT_ARGS:-} -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                dev.javaep.examples.vulkan.ImportCostBenchmark "$B"
              # the same with bridge statistics: how much of ORT's calls is Java's upcall (a separate JVM: statistics cost time)
-             step bench-import-bridge 300 "$JAVA" "${JVM[@]}" -Djavaep.bridge.statistics=true \
+             # shellcheck disable=SC2086
+             step bench-import-bridge 300 "$JAVA" "${JVM[@]}" ${IMPORT_ARGS:-} -Djavaep.bridge.statistics=true \
                -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" dev.javaep.examples.vulkan.ImportCostBenchmark "$B" ;;
     conformance)  # the conformance kit on JavaCuda (issue 14): report (Markdown, HTML, JUnit XML) in $OUT/conformance
              step conformance 420 env JAVAEP_FACTORIES=JavaCudaExecutionProvider "$B/bin/javaep" conformance "$B/libjavaep.so" \

@@ -12,8 +12,11 @@ import java.util.concurrent.atomic.LongAdder;
 public final class BridgeStatistics {
     public static final boolean ENABLED = Boolean.getBoolean("javaep.bridge.statistics");
 
-    /** The callbacks worth counting per Run. */
-    public enum Callback { COMPUTE, ALLOCATE, FREE, COPY_TENSORS, STREAM, NOTIFICATION, SEMAPHORE, IMPORT, CREATE_TENSOR }
+    /**
+     * The callbacks worth counting per Run. {@code IMPORTER} is the part of an {@code IMPORT} spent in the EP's own
+     * {@code ExternalResourceImporter.importMemory}: the rest of the upcall is the bridge's.
+     */
+    public enum Callback { COMPUTE, ALLOCATE, FREE, COPY_TENSORS, STREAM, NOTIFICATION, SEMAPHORE, IMPORT, IMPORTER, CREATE_TENSOR }
 
     private static final Map<Callback, LongAdder> COUNTS = adders();
     private static final Map<Callback, LongAdder> NANOS = adders();

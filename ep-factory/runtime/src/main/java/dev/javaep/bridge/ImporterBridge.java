@@ -160,7 +160,9 @@ final class ImporterBridge extends StructBridge {
         MemorySegment out = clearOut(handleOut, "OrtExternalMemoryHandle");
         ExternalMemoryDescriptor checked = InteropDescriptors.memory(descriptor, bridge.memoryTypes);
         ExternalMemoryImportEvent event = FlightRecorder.AVAILABLE ? ExternalMemoryImportEvent.beginIfRecorded() : null;
+        long importerStart = BridgeStatistics.start();
         ImportedMemory memory = bridge.importer.importMemory(checked);
+        BridgeStatistics.record(BridgeStatistics.Callback.IMPORTER, importerStart);
         out.set(ValueLayout.ADDRESS, 0, ImportedMemoryBridge.create(bridge, memory, checked,
                 descriptor.reinterpret(4).get(ValueLayout.JAVA_INT, 0)));
         if (event != null) {

@@ -371,9 +371,11 @@ public final class ImportCostBenchmark {
         System.out.println("Each half of a variant on its own, median µs over every cycle (warm-up included):");
         HALVES.print();
         if (dev.javaep.bridge.BridgeStatistics.ENABLED) {
-            // Java's part of ORT's calls: the bridge's upcalls (ImportMemory, CreateTensorFromMemory), every cycle
+            // Java's part of ORT's calls: the bridge's upcalls (ImportMemory, CreateTensorFromMemory), every cycle;
+            // IMPORTER is the SPI importer's share of ImportMemory (the rest is the bridge's own)
             var totals = dev.javaep.bridge.BridgeStatistics.snapshot();
             for (var callback : List.of(dev.javaep.bridge.BridgeStatistics.Callback.IMPORT,
+                    dev.javaep.bridge.BridgeStatistics.Callback.IMPORTER,
                     dev.javaep.bridge.BridgeStatistics.Callback.CREATE_TENSOR)) {
                 var t = totals.get(callback);
                 System.out.printf("- bridge upcall %s: %d calls, mean %.1f µs in Java%n", callback, t.calls(),
