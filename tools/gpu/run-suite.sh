@@ -127,7 +127,9 @@ failed=0
 step() {  # step NAME LIMIT_SECONDS COMMAND...
   local name=$1 limit=$2; shift 2
   echo "=== $name ($(date -u +%H:%M:%S))"
-  timeout "$limit" "$@" > "$OUT/$name.log" 2>&1
+  # STEP_PREFIX: a command each step runs under, e.g. "nsys profile -t cuda --cuda-graph-trace=node -o $OUT/p"
+  # shellcheck disable=SC2086  # STEP_PREFIX is a list of words
+  timeout "$limit" ${STEP_PREFIX:-} "$@" > "$OUT/$name.log" 2>&1
   local rc=$?
   tail -n 40 "$OUT/$name.log"
   echo "=== $name: exit $rc"

@@ -200,6 +200,28 @@ final class LifecycleChecks {
         return trend;
     }
 
+    /**
+     * The growth of {@code metric} per cycle across the second half of {@code samples}: from the median of its first
+     * third to the median of its last third (medians, so that one sample caught at an allocator's or the collector's
+     * jump at either end neither makes nor hides a trend), over the cycles between the thirds' first samples.
+     */
+    static double netGrowth(List<ProcessSample> samples, int every, java.util.function.ToLongFunction<ProcessSample> metric) {
+        List<ProcessSample> tail = samples.subList(samples.size() / 2, samples.size());
+        int n = tail.size();
+        if (n < 2) {
+            return 0;
+        }
+        int third = Math.max(1, n / 3);
+        return (median(tail.subList(n - third, n), metric) - median(tail.subList(0, third), metric))
+                / ((double) (n - third) * every);
+    }
+
+    private static double median(List<ProcessSample> samples, java.util.function.ToLongFunction<ProcessSample> metric) {
+        long[] values = samples.stream().mapToLong(metric).sorted().toArray();
+        int mid = values.length / 2;
+        return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2.0;
+    }
+
     /** What grows faster than {@code limits} allow over the second half of {@code samples}; empty when nothing does. */
     static List<String> overLimits(List<ProcessSample> samples, int every, String what, Limits limits,
                                    DeviceMemoryProbe.Labels device) {
@@ -208,14 +230,12 @@ final class LifecycleChecks {
         double fds = ProcessSample.slope(samples, every, ProcessSample::openFds);
         double threads = ProcessSample.slope(samples, every, ProcessSample::threads);
         List<String> over = new ArrayList<>();
-        // RSS jumps (glibc arenas, the JIT) make a median slope over few cycles noisy: a leak also grows RSS from the
-        // second half's first sample to its last (a CI run once saw a +306 KiB slope while RSS fell over that half).
-        List<ProcessSample> tail = samples.subList(samples.size() / 2, samples.size());
-        double net = tail.size() < 2 ? rss : (tail.getLast().outsideHeapKib() - tail.getFirst().outsideHeapKib())
-                / (double) ((tail.size() - 1) * every);
+        // RSS jumps (glibc arenas, the JIT) make a median slope over few cycles noisy: a leak also grows RSS across
+        // the second half (a CI run once saw a +306 KiB slope while RSS fell over that half).
+        double net = netGrowth(samples, every, ProcessSample::outsideHeapKib);
         if (rss > limits.nativeKib() && net > limits.nativeKib()) {
-            over.add(String.format("RSS outside the Java heap grows %.1f KiB per %s (limit %.0f; %+.1f from the second"
-                    + " half's first sample to its last)", rss, what, limits.nativeKib(), net));
+            over.add(String.format("RSS outside the Java heap grows %.1f KiB per %s (limit %.0f; %+.1f across the second"
+                    + " half)", rss, what, limits.nativeKib(), net));
         }
         if (heap > limits.heapKib()) {
             over.add(String.format("Java heap grows %.1f KiB per %s (limit %.0f)", heap, what, limits.heapKib()));
