@@ -4,7 +4,6 @@ import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.JavaCudaExecutionProviderFactory;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.CudaUnavailableException;
-import dev.javaep.host.EpDevice;
 import dev.javaep.host.ExternalMemory;
 import dev.javaep.host.ExternalResourceImporter;
 import dev.javaep.host.ExternalResourceImporter.TensorDescriptor;
@@ -23,13 +22,9 @@ import dev.javaep.spi.FactoryContext;
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.stream.IntStream;
 
 /**
  * Where an import's time goes (issue 13: "ImportMemory + CreateTensor + Release vs the bare CUDA calls ≤ 1.5×"), on
@@ -61,7 +56,6 @@ import java.util.stream.IntStream;
  * system properties: {@code javaep.bench.import.rounds} (200 per variant), {@code .warmup} (20).
  */
 public final class ImportCostBenchmark {
-    private static final String CUDA_EP = "JavaCudaExecutionProvider";
     private static final String REGISTRATION = "javaep-import-bench";
     private static final long[] FRAME_SHAPE = {1080, 1920, 4};
     private static final long FRAME_BYTES = 1080L * 1920 * 4 * Float.BYTES;
@@ -109,19 +103,10 @@ public final class ImportCostBenchmark {
             this.cycle = cycle;
         }
 
-        double median() {
-            return percentile(0.5);
-        }
-
-        double percentile(double q) {
-            double[] sorted = micros.clone();
-            Arrays.sort(sorted);
-            return sorted[(int) Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * q) - 1))];
+        Stats stats() {
+            return Stats.of(micros);
         }
     }
-
-    /** The GPU both APIs see: the JavaCuda EP device, its CUDA ordinal and UUID, and a Vulkan device on it. */
-    private record Gpu(EpDevice epDevice, int cudaOrdinal, String uuid, VulkanContext vulkan) {}
 
     public static int run(Path loaderLibrary) throws InteropBenchmark.Unavailable {
         CudaDriver driver;
@@ -141,7 +126,7 @@ public final class ImportCostBenchmark {
                 throw new InteropBenchmark.Unavailable("cannot register " + loaderLibrary + ": " + e.getMessage());
             }
             try {
-                Gpu gpu = findGpu(env, driver);
+                SameGpu gpu = SameGpu.find(env, driver, false);
                 JavaCudaExecutionProviderFactory factory = new JavaCudaExecutionProviderFactory();
                 // Closed in reverse: the importers (and what they imported) before the Vulkan buffer, the context last.
                 try (VulkanContext vulkan = gpu.vulkan();
@@ -150,7 +135,7 @@ public final class ImportCostBenchmark {
                      VulkanBuffer buffer = vulkan.createBuffer(FRAME_BYTES, VulkanBuffer.Placement.DEVICE_LOCAL, true);
                      SyncStream stream = env.createSyncStream(gpu.epDevice());
                      ExternalResourceImporter ortImporter = env.createExternalResourceImporter(gpu.epDevice())
-                             .orElseThrow(() -> new InteropBenchmark.Unavailable(CUDA_EP + " offers no importer"))) {
+                             .orElseThrow(() -> new InteropBenchmark.Unavailable(SameGpu.CUDA_EP + " offers no importer"))) {
                     factory.initialize(new FactoryContext(REGISTRATION, host.api().version(), host.version(),
                             (level, message) -> {}));
                     DeviceOffer offer = factory.supportedDevices(List.of()).stream()
@@ -173,34 +158,6 @@ public final class ImportCostBenchmark {
                 env.unregisterExecutionProviderLibrary(REGISTRATION);
             }
         }
-    }
-
-    /** The first JavaCuda EP device whose GPU Vulkan also sees (equal UUIDs) and can export buffer memory from. */
-    private static Gpu findGpu(OrtEnvironment env, CudaDriver driver) throws InteropBenchmark.Unavailable {
-        List<String> why = new ArrayList<>();
-        for (EpDevice device : env.epDevices()) {
-            String uuid = device.epMetadata().getOrDefault("cuda.uuid", "");
-            if (!device.epName().equals(CUDA_EP) || !uuid.startsWith("GPU-")) {
-                continue;
-            }
-            Optional<Integer> ordinal = IntStream.range(0, driver.deviceCount()).boxed()
-                    .filter(o -> driver.deviceInfo(o).uuidString().equalsIgnoreCase(uuid)).findFirst();
-            if (ordinal.isEmpty()) {
-                why.add(uuid + " is no CUDA device of this process");
-                continue;
-            }
-            try {
-                VulkanContext vulkan = VulkanContext.open(Optional.of(HexFormat.of().parseHex(uuid.substring(4).replace("-", ""))));
-                if (vulkan.supportsOpaqueFdMemoryExport()) {
-                    return new Gpu(device, ordinal.get(), uuid, vulkan);
-                }
-                why.add(vulkan.describe() + " cannot export OPAQUE_FD memory");
-                vulkan.close();
-            } catch (VulkanUnavailableException e) {
-                why.add(uuid + ": " + e.getMessage());
-            }
-        }
-        throw new InteropBenchmark.Unavailable("no " + CUDA_EP + " device that Vulkan can export to: " + why);
     }
 
     private static List<Variant> variants(CudaDevice cuda, long size, long appStream,
@@ -348,13 +305,14 @@ public final class ImportCostBenchmark {
                 ROUNDS, WARMUP);
         System.out.println("| | path | median µs | p99 µs | median / (a) |");
         System.out.println("|---|---|---:|---:|---:|");
-        double bare = byLetter.get('a').failure == null ? byLetter.get('a').median() : Double.NaN;
+        double bare = byLetter.get('a').failure == null ? byLetter.get('a').stats().median() : Double.NaN;
         for (Variant v : variants) {
             if (v.failure != null) {
                 System.out.printf("| (%c) | %s | FAILED: %s | | |%n", v.letter, v.label, v.failure.replace('|', '/'));
             } else {
-                System.out.printf("| (%c) | %s | %.1f | %.1f | %.2f× |%n", v.letter, v.label, v.median(), v.percentile(0.99),
-                        v.median() / bare);
+                Stats stats = v.stats();
+                System.out.printf("| (%c) | %s | %.1f | %.1f | %.2f× |%n", v.letter, v.label, stats.median(), stats.p99(),
+                        stats.median() / bare);
             }
         }
         System.out.println();
@@ -384,7 +342,7 @@ public final class ImportCostBenchmark {
         }
         Variant full = byLetter.get('i');
         if (full.failure == null && !Double.isNaN(bare)) {
-            double ratio = full.median() / bare;
+            double ratio = full.stats().median() / bare;
             System.out.printf("%ntarget: (i)/(a) %.2f× ≤ %.1f×: %s%n", ratio, TARGET_RATIO, ratio <= TARGET_RATIO ? "met" : "NOT met");
         }
     }
@@ -392,7 +350,8 @@ public final class ImportCostBenchmark {
     private static void split(Map<Character, Variant> byLetter, char minuend, char subtrahend, String what) {
         Variant a = byLetter.get(minuend);
         Variant b = byLetter.get(subtrahend);
-        String value = a.failure == null && b.failure == null ? String.format("%+.1f", a.median() - b.median()) : "n/a";
+        String value = a.failure == null && b.failure == null
+                ? String.format("%+.1f", a.stats().median() - b.stats().median()) : "n/a";
         System.out.printf("- (%c) − (%c) = %s: %s%n", minuend, subtrahend, value, what);
     }
 
@@ -414,8 +373,7 @@ public final class ImportCostBenchmark {
         }
 
         private static double median(List<long[]> cycles, int half) {
-            long[] values = cycles.stream().mapToLong(c -> c[half]).sorted().toArray();
-            return values[values.length / 2] / 1e3;
+            return Stats.of(cycles.stream().mapToDouble(c -> c[half] / 1e3).toArray()).median();
         }
     }
 }
