@@ -3,16 +3,12 @@ package dev.javaep.examples.vulkan;
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.JavaCudaExecutionProviderFactory;
 import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.CudaUnavailableException;
 import dev.javaep.host.ExternalMemory;
 import dev.javaep.host.ExternalResourceImporter;
 import dev.javaep.host.ExternalResourceImporter.TensorDescriptor;
-import dev.javaep.host.FileDescriptors;
 import dev.javaep.host.OrtEnvironment;
 import dev.javaep.host.OrtHost;
-import dev.javaep.host.RunOptions;
 import dev.javaep.host.SyncStream;
-import dev.javaep.ort.OrtException;
 import dev.javaep.os.Posix;
 import dev.javaep.spi.DeviceOffer;
 import dev.javaep.spi.ElementType;
@@ -72,15 +68,7 @@ public final class ImportCostBenchmark {
      * working directory). Exits 0, 1 when a variant failed (its row says why), 3 when it cannot run here.
      */
     public static void main(String[] args) {
-        Path dist = Path.of(args.length > 0 ? args[0] : System.getProperty("javaep.dist", "."));
-        int status;
-        try {
-            status = run(dist.resolve("libjavaep.so"));
-        } catch (InteropBenchmark.Unavailable e) {
-            System.err.println("bench-import: cannot run here: " + e.getMessage());
-            status = 3;
-        }
-        System.exit(status);
+        BenchmarkLauncher.main("bench-import", REGISTRATION, args, ImportCostBenchmark::run);
     }
 
     /** One import of a fresh fd of the buffer and its release; the fd is the cycle's (it closes it on failure). */
@@ -109,53 +97,36 @@ public final class ImportCostBenchmark {
     }
 
     public static int run(Path loaderLibrary) throws InteropBenchmark.Unavailable {
-        CudaDriver driver;
-        try {
-            driver = CudaDriver.load();
-        } catch (CudaUnavailableException e) {
-            throw new InteropBenchmark.Unavailable("no CUDA: " + e.getMessage());
-        }
-        OrtHost host = OrtHost.shared();
-        if (host.api().version() < RunOptions.SYNC_STREAM_API) {
-            throw new InteropBenchmark.Unavailable("ONNX Runtime " + host.version() + " has no interop API");
-        }
-        try (OrtEnvironment env = host.createEnvironment(REGISTRATION, OrtHost.LogLevel.ERROR)) {
-            try {
-                env.registerExecutionProviderLibrary(REGISTRATION, loaderLibrary);
-            } catch (OrtException e) {
-                throw new InteropBenchmark.Unavailable("cannot register " + loaderLibrary + ": " + e.getMessage());
-            }
-            try {
-                SameGpu gpu = SameGpu.find(env, driver, false);
-                JavaCudaExecutionProviderFactory factory = new JavaCudaExecutionProviderFactory();
-                // Closed in reverse: the importers (and what they imported) before the Vulkan buffer, the context last.
-                try (VulkanContext vulkan = gpu.vulkan();
-                     CudaDevice cuda = CudaDevice.open(driver, gpu.cudaOrdinal());
-                     factory;
-                     VulkanBuffer buffer = vulkan.createBuffer(FRAME_BYTES, VulkanBuffer.Placement.DEVICE_LOCAL, true);
-                     SyncStream stream = env.createSyncStream(gpu.epDevice());
-                     ExternalResourceImporter ortImporter = env.createExternalResourceImporter(gpu.epDevice())
-                             .orElseThrow(() -> new InteropBenchmark.Unavailable(SameGpu.CUDA_EP + " offers no importer"))) {
-                    factory.initialize(new FactoryContext(REGISTRATION, host.api().version(), host.version(),
-                            (level, message) -> {}));
-                    DeviceOffer offer = factory.supportedDevices(List.of()).stream()
-                            .filter(o -> gpu.uuid().equalsIgnoreCase(o.metadata().get("cuda.uuid"))).findFirst()
-                            .orElseThrow(() -> new InteropBenchmark.Unavailable("the SPI factory offers no " + gpu.uuid()
-                                    + factory.unavailableReason().map(why -> ": " + why).orElse("")));
-                    dev.javaep.spi.ExternalResourceImporter spiImporter = factory.createImporter(offer).orElseThrow(
-                            () -> new InteropBenchmark.Unavailable("the SPI factory offers no importer"));
-                    try (spiImporter) {
-                        System.out.printf("javaep import cost ablation — Vulkan: %s | CUDA: %s (%s), driver %d | ONNX Runtime %s"
-                                + " | %s %s%n%n", vulkan.describe(), cuda.info().name(), gpu.uuid(), driver.driverVersion(),
-                                host.version(), System.getProperty("java.vm.name"), System.getProperty("java.version"));
-                        List<Variant> variants = variants(cuda, buffer.allocationSize(), stream.handle(), spiImporter, ortImporter);
-                        measure(variants, buffer, cuda);
-                        print(variants);
-                        return variants.stream().anyMatch(v -> v.failure != null) ? 1 : 0;
-                    }
-                }
-            } finally {
-                env.unregisterExecutionProviderLibrary(REGISTRATION);
+        return BenchmarkLauncher.run(REGISTRATION, loaderLibrary, ImportCostBenchmark::run);
+    }
+
+    private static int run(OrtHost host, OrtEnvironment env, CudaDriver driver) throws InteropBenchmark.Unavailable {
+        SameGpu gpu = SameGpu.find(env, driver, false);
+        JavaCudaExecutionProviderFactory factory = new JavaCudaExecutionProviderFactory();
+        // Closed in reverse: the importers (and what they imported) before the Vulkan buffer, the context last.
+        try (VulkanContext vulkan = gpu.vulkan();
+             CudaDevice cuda = CudaDevice.open(driver, gpu.cudaOrdinal());
+             factory;
+             VulkanBuffer buffer = vulkan.createBuffer(FRAME_BYTES, VulkanBuffer.Placement.DEVICE_LOCAL, true);
+             SyncStream stream = env.createSyncStream(gpu.epDevice());
+             ExternalResourceImporter ortImporter = env.createExternalResourceImporter(gpu.epDevice())
+                     .orElseThrow(() -> new InteropBenchmark.Unavailable(SameGpu.CUDA_EP + " offers no importer"))) {
+            factory.initialize(new FactoryContext(REGISTRATION, host.api().version(), host.version(),
+                    (level, message) -> {}));
+            DeviceOffer offer = factory.supportedDevices(List.of()).stream()
+                    .filter(o -> gpu.uuid().equalsIgnoreCase(o.metadata().get("cuda.uuid"))).findFirst()
+                    .orElseThrow(() -> new InteropBenchmark.Unavailable("the SPI factory offers no " + gpu.uuid()
+                            + factory.unavailableReason().map(why -> ": " + why).orElse("")));
+            dev.javaep.spi.ExternalResourceImporter spiImporter = factory.createImporter(offer).orElseThrow(
+                    () -> new InteropBenchmark.Unavailable("the SPI factory offers no importer"));
+            try (spiImporter) {
+                System.out.printf("javaep import cost ablation — Vulkan: %s | CUDA: %s (%s), driver %d | ONNX Runtime %s"
+                        + " | %s %s%n%n", vulkan.describe(), cuda.info().name(), gpu.uuid(), driver.driverVersion(),
+                        host.version(), System.getProperty("java.vm.name"), System.getProperty("java.version"));
+                List<Variant> variants = variants(cuda, buffer.allocationSize(), stream.handle(), spiImporter, ortImporter);
+                measure(variants, buffer, cuda);
+                print(variants);
+                return variants.stream().anyMatch(v -> v.failure != null) ? 1 : 0;
             }
         }
     }
@@ -185,28 +156,23 @@ public final class ImportCostBenchmark {
                 new Variant('f', "(e) + two automatic arenas (the bridge's structs now)",
                         fd -> driverCycle(driver, fd, size, true, streamSyncs, () -> structs(false))),
                 new Variant('g', "javaep's importer through the SPI, no ORT: importMemory + close", fd -> {
-                    try {
-                        long t0 = System.nanoTime();
-                        var imported = spiImporter.importMemory(new ExternalMemoryDescriptor(
-                                ExternalMemoryType.VK_MEMORY_OPAQUE_FD, fd, size, 0));
-                        long t1 = System.nanoTime();
-                        imported.close();
-                        HALVES.record("(g) importMemory | close", t1 - t0, System.nanoTime() - t1);
-                    } catch (RuntimeException e) {
-                        FileDescriptors.close(fd); // a failed import leaves the fd with the app
-                        throw e;
-                    }
+                    long t0 = System.nanoTime();
+                    var imported = InteropBenchmark.handOver(fd, owned -> spiImporter.importMemory(
+                            new ExternalMemoryDescriptor(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, owned, size, 0)));
+                    long t1 = System.nanoTime();
+                    imported.close();
+                    HALVES.record("(g) importMemory | close", t1 - t0, System.nanoTime() - t1);
                 }),
                 new Variant('h', "ORT + javaep: ImportMemory + ReleaseExternalMemoryHandle (no tensor)", fd -> {
                     long t0 = System.nanoTime();
-                    ExternalMemory memory = ortImport(ortImporter, fd, size);
+                    ExternalMemory memory = InteropBenchmark.importFd(ortImporter, fd, size);
                     long t1 = System.nanoTime();
                     memory.close();
                     HALVES.record("(h) ImportMemory | ReleaseExternalMemoryHandle", t1 - t0, System.nanoTime() - t1);
                 }),
                 new Variant('i', "ORT + javaep: ImportMemory + CreateTensorFromMemory + release tensor"
                         + " + ReleaseExternalMemoryHandle", fd -> {
-                    try (ExternalMemory memory = ortImport(ortImporter, fd, size)) {
+                    try (ExternalMemory memory = InteropBenchmark.importFd(ortImporter, fd, size)) {
                         long t0 = System.nanoTime();
                         var tensor = ortImporter.createTensor(memory, frame);
                         long t1 = System.nanoTime();
@@ -258,15 +224,6 @@ public final class ImportCostBenchmark {
             } else {
                 Arena.ofAuto().allocate(STRUCT_BYTES, 8); // freed by the GC once unreachable
             }
-        }
-    }
-
-    private static ExternalMemory ortImport(ExternalResourceImporter importer, int fd, long size) {
-        try {
-            return importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, fd, size, 0);
-        } catch (RuntimeException e) {
-            FileDescriptors.close(fd); // a failed import leaves the fd with the app
-            throw e;
         }
     }
 

@@ -5,7 +5,6 @@ import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.driver.CudaDeviceInfo;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.CudaHandleTypes;
-import dev.javaep.cuda.driver.CudaUnavailableException;
 import dev.javaep.host.EpDevice;
 import dev.javaep.host.ExternalMemory;
 import dev.javaep.host.ExternalResourceImporter;
@@ -21,7 +20,6 @@ import dev.javaep.host.Session;
 import dev.javaep.host.SessionOptions;
 import dev.javaep.host.SyncStream;
 import dev.javaep.host.TensorData;
-import dev.javaep.ort.OrtException;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.ExternalMemoryType;
 import dev.javaep.spi.ExternalSemaphoreType;
@@ -87,16 +85,7 @@ public final class InteropBenchmark {
      * here (the reason on stderr).
      */
     public static void main(String[] args) {
-        Path dist = Path.of(args.length > 0 ? args[0] : System.getProperty("javaep.dist", "."));
-        Path loader = dist.resolve(System.getProperty("os.name").startsWith("Windows") ? "javaep.dll" : "libjavaep.so");
-        int status;
-        try {
-            status = run(loader);
-        } catch (Unavailable e) {
-            System.err.println("bench-interop: cannot run here: " + e.getMessage());
-            status = 3;
-        }
-        System.exit(status);
+        BenchmarkLauncher.main("bench-interop", REGISTRATION, args, InteropBenchmark::run);
     }
 
     /** Why the benchmark cannot run in this process (no CUDA, no Vulkan, no matching GPU); the message is one line. */
@@ -108,37 +97,14 @@ public final class InteropBenchmark {
 
     /** @return 0, or 1 when the zero-copy path's output is wrong */
     public static int run(Path loaderLibrary) throws Unavailable {
-        CudaDriver driver;
-        try {
-            driver = CudaDriver.load();
-        } catch (CudaUnavailableException e) {
-            throw new Unavailable("no CUDA: " + e.getMessage());
-        }
-        OrtHost host;
-        try {
-            host = OrtHost.shared();
-        } catch (IllegalStateException | UnsatisfiedLinkError e) {
-            throw new Unavailable("no ONNX Runtime: " + e.getMessage());
-        }
-        if (host.api().version() < RunOptions.SYNC_STREAM_API) {
-            throw new Unavailable("ONNX Runtime " + host.version() + " has no interop API (needs 1.24, API "
-                    + RunOptions.SYNC_STREAM_API + ")");
-        }
-        try (OrtEnvironment env = host.createEnvironment(REGISTRATION, OrtHost.LogLevel.ERROR)) {
-            try {
-                env.registerExecutionProviderLibrary(REGISTRATION, loaderLibrary);
-            } catch (OrtException e) {
-                throw new Unavailable("cannot register " + loaderLibrary + ": " + e.getMessage());
-            }
-            try {
-                SameGpu gpu = SameGpu.find(env, driver, true);
-                // Closed after every ORT object measure() made: the Vulkan memory must outlive all use of its imports.
-                try (VulkanContext vulkan = gpu.vulkan(); CudaDevice cuda = CudaDevice.open(driver, gpu.cudaOrdinal())) {
-                    return measure(env, gpu.epDevice(), vulkan, cuda, host);
-                }
-            } finally {
-                env.unregisterExecutionProviderLibrary(REGISTRATION);
-            }
+        return BenchmarkLauncher.run(REGISTRATION, loaderLibrary, InteropBenchmark::run);
+    }
+
+    private static int run(OrtHost host, OrtEnvironment env, CudaDriver driver) throws Unavailable {
+        SameGpu gpu = SameGpu.find(env, driver, true);
+        // Closed after every ORT object measure() made: the Vulkan memory must outlive all use of its imports.
+        try (VulkanContext vulkan = gpu.vulkan(); CudaDevice cuda = CudaDevice.open(driver, gpu.cudaOrdinal())) {
+            return measure(env, gpu.epDevice(), vulkan, cuda, host);
         }
     }
 
@@ -321,7 +287,8 @@ public final class InteropBenchmark {
         return importFd(importer, fd, buffer.allocationSize());
     }
 
-    private static ExternalMemory importFd(ExternalResourceImporter importer, int fd, long allocationSize) {
+    /** {@code ImportMemory} of an OPAQUE_FD of a whole allocation of {@code allocationSize} bytes, {@link #handOver}. */
+    static ExternalMemory importFd(ExternalResourceImporter importer, int fd, long allocationSize) {
         return handOver(fd, owned -> importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, owned, allocationSize, 0));
     }
 
