@@ -10,7 +10,7 @@ import dev.javaep.spi.HardwareDeviceType;
 import dev.javaep.spi.MemoryLocation;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Copies host↔GPU and within a GPU with cuMemcpyAsync, and between two GPUs with cuMemcpyPeerAsync, on the
@@ -24,18 +24,24 @@ import java.util.concurrent.ConcurrentHashMap;
  * Fail-closed: only host memory and memory of this factory's devices are accepted.
  */
 final class CudaDataTransfer implements DataTransfer {
-    private final Map<Integer, CudaDevice> devices;
+    private static final int UNDECIDED = 0;
+    private static final int DIRECT = 1;
+    private static final int STAGED = 2;
+
+    /** This factory's devices by ordinal (null where an ordinal is not one of them): looked up without boxing. */
+    private final CudaDevice[] devices;
     /**
-     * Whether copies between two ordinals go directly, decided once per pair: keyed by {@link #pair} (a long, boxed
-     * only on the first copy between the two; copies within one GPU never look here).
+     * Per pair of ordinals {@code a < b}, at {@code a * devices.length + b}: {@link #DIRECT} or {@link #STAGED} once
+     * the first copy between the two decided it, else {@link #UNDECIDED} (copies within one GPU never look here).
+     * Read on every copy between GPUs; written once per pair, under the lock.
      */
-    private final Map<Long, Boolean> peerAccess = new ConcurrentHashMap<>();
-    /** The pairs decided so far, as {@link #pair} values: what a copy reads before the map (no boxing, no lambda). */
-    private volatile long[] directPairs = new long[0];
-    private volatile long[] stagedPairs = new long[0];
+    private final AtomicIntegerArray peerAccess;
 
     CudaDataTransfer(Map<Integer, CudaDevice> devicesByOrdinal) {
-        this.devices = Map.copyOf(devicesByOrdinal);
+        int slots = devicesByOrdinal.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1) + 1;
+        this.devices = new CudaDevice[slots];
+        devicesByOrdinal.forEach((ordinal, device) -> devices[ordinal] = device);
+        this.peerAccess = new AtomicIntegerArray(slots * slots);
     }
 
     @Override
@@ -48,7 +54,8 @@ final class CudaDataTransfer implements DataTransfer {
 
     private boolean ours(MemoryLocation location) {
         return location.deviceType() == HardwareDeviceType.GPU && location.vendorId() == HardwareDevice.VENDOR_NVIDIA
-                && devices.containsKey(location.deviceId());
+                && location.deviceId() >= 0 && location.deviceId() < devices.length
+                && devices[location.deviceId()] != null;
     }
 
     @Override
@@ -66,12 +73,12 @@ final class CudaDataTransfer implements DataTransfer {
             }
             boolean betweenGpus = ours(from) && ours(to) && from.deviceId() != to.deviceId();
             CudaDevice streamDevice = CudaStream.deviceOrNull(copy.streamHandle());
-            CudaDevice device = devices.get(streamDevice != null ? streamDevice.ordinal()
-                    : ours(to) ? to.deviceId() : from.deviceId());
+            CudaDevice device = devices[streamDevice != null ? streamDevice.ordinal()
+                    : ours(to) ? to.deviceId() : from.deviceId()];
             CudaMemcpyEvent event = FlightRecorder.AVAILABLE ? CudaMemcpyEvent.beginIfRecorded() : null;
             if (betweenGpus) {
-                CudaDevice source = devices.get(from.deviceId());
-                CudaDevice destination = devices.get(to.deviceId());
+                CudaDevice source = devices[from.deviceId()];
+                CudaDevice destination = devices[to.deviceId()];
                 enablePeerAccess(source, destination);
                 device.makeCurrent();
                 device.driver().memcpyPeerAsync(copy.destination(), destination.contextHandle(), copy.source(),
@@ -92,52 +99,25 @@ final class CudaDataTransfer implements DataTransfer {
 
     /**
      * Gives each of the two devices' contexts access to the other's memory where the hardware allows it; true when
-     * a copy between them goes directly. Asked once per pair: peer access lasts as long as the contexts.
+     * a copy between them goes directly. Asked once per pair: peer access lasts as long as the contexts (and a
+     * second cuCtxEnablePeerAccess would fail with PEER_ACCESS_ALREADY_ENABLED).
      */
-    boolean enablePeerAccess(CudaDevice source, CudaDevice destination) {
-        long pair = pair(source.ordinal(), destination.ordinal());
-        if (contains(directPairs, pair)) {
-            return true;
-        }
-        if (contains(stagedPairs, pair)) {
-            return false;
-        }
-        boolean direct = peerAccess.computeIfAbsent(pair, p -> {
-            boolean toDestination = enable(destination, source);
-            boolean toSource = enable(source, destination);
-            return toDestination || toSource;
-        });
-        synchronized (this) {
-            if (direct) {
-                directPairs = appended(directPairs, pair);
-            } else {
-                stagedPairs = appended(stagedPairs, pair);
+    private boolean enablePeerAccess(CudaDevice source, CudaDevice destination) {
+        int pair = Math.min(source.ordinal(), destination.ordinal()) * devices.length
+                + Math.max(source.ordinal(), destination.ordinal());
+        int decided = peerAccess.get(pair);
+        if (decided == UNDECIDED) {
+            synchronized (this) {
+                decided = peerAccess.get(pair);
+                if (decided == UNDECIDED) {
+                    boolean toDestination = enable(destination, source);
+                    boolean toSource = enable(source, destination);
+                    decided = toDestination || toSource ? DIRECT : STAGED;
+                    peerAccess.set(pair, decided);
+                }
             }
         }
-        return direct;
-    }
-
-    /** Two ordinals as one value, the lower first. */
-    private static long pair(int a, int b) {
-        return (long) Math.min(a, b) << 32 | Math.max(a, b);
-    }
-
-    private static boolean contains(long[] pairs, long pair) {
-        for (long p : pairs) {
-            if (p == pair) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static long[] appended(long[] pairs, long pair) {
-        if (contains(pairs, pair)) {
-            return pairs;
-        }
-        long[] grown = java.util.Arrays.copyOf(pairs, pairs.length + 1);
-        grown[pairs.length] = pair;
-        return grown;
+        return decided == DIRECT;
     }
 
     /** Lets {@code device}'s context access {@code peer}'s memory; false where the GPUs cannot (the copy is staged). */

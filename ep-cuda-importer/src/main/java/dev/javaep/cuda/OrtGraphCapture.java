@@ -1,7 +1,6 @@
 package dev.javaep.cuda;
 
 import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.CudaGraphs;
 import dev.javaep.spi.GraphCapture;
 import java.util.HashMap;
 import java.util.Locale;
@@ -90,11 +89,13 @@ public final class OrtGraphCapture implements GraphCapture, AutoCloseable {
 
     /** Capture on {@code device}, or the reason it cannot be (a driver without the graph functions). */
     static OrtGraphCapture on(CudaDevice device) {
-        CudaGraphs api = CudaGraphs.of(device.driver()).orElseThrow(() -> new IllegalArgumentException("javaep: "
-                + JavaCudaExecutionProviderFactory.NAME + " option " + OPTION + "=1 needs CUDA graphs (a driver of CUDA"
-                + " 11.4 or later); this driver lacks cuGraphInstantiateWithFlags"));
+        if (!device.driver().hasGraphs()) {
+            throw new IllegalArgumentException("javaep: " + JavaCudaExecutionProviderFactory.NAME + " option " + OPTION
+                    + "=1 needs CUDA graphs (a driver of CUDA 11.4 or later); this driver lacks"
+                    + " cuGraphInstantiateWithFlags");
+        }
         device.makeCurrent();
-        return new OrtGraphCapture(new CudaRecorder(device, api), device.driver().streamCreate(CudaDriver.STREAM_NON_BLOCKING));
+        return new OrtGraphCapture(new CudaRecorder(device), device.driver().streamCreate(CudaDriver.STREAM_NON_BLOCKING));
     }
 
     /**
@@ -296,7 +297,7 @@ public final class OrtGraphCapture implements GraphCapture, AutoCloseable {
     }
 
     /** The {@link Recorder} over the driver. */
-    private record CudaRecorder(CudaDevice device, CudaGraphs api) implements Recorder {
+    private record CudaRecorder(CudaDevice device) implements Recorder {
         @Override
         public void synchronizeDevice() {
             device.synchronize();
@@ -304,23 +305,23 @@ public final class OrtGraphCapture implements GraphCapture, AutoCloseable {
 
         @Override
         public void beginCapture(long stream) {
-            api.beginCapture(stream);
+            device.driver().streamBeginCapture(stream);
         }
 
         @Override
         public long endCapture(long stream) {
-            long graph = api.endCapture(stream);
+            long graph = device.driver().streamEndCapture(stream);
             try {
-                return api.instantiate(graph);
+                return device.driver().graphInstantiate(graph);
             } finally {
-                api.destroyGraph(graph);
+                device.driver().graphDestroy(graph);
             }
         }
 
         @Override
         public void launch(long executable, long stream) {
             device.makeCurrent();
-            api.launch(executable, stream);
+            device.driver().graphLaunch(executable, stream);
         }
 
         @Override
@@ -332,7 +333,7 @@ public final class OrtGraphCapture implements GraphCapture, AutoCloseable {
         public void destroy(long executable) {
             if (!device.isLost()) {
                 device.makeCurrent();
-                api.destroyExec(executable);
+                device.driver().graphExecDestroy(executable);
             }
         }
 

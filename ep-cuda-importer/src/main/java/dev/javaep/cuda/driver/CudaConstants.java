@@ -28,6 +28,9 @@ public final class CudaConstants {
     public static final int CU_EVENT_BLOCKING_SYNC = 1;
     public static final int CU_EVENT_DISABLE_TIMING = 2;
 
+    // CUstreamCaptureMode
+    public static final int CU_STREAM_CAPTURE_MODE_RELAXED = 2;
+
     // CUmemPool_attribute
     public static final int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
 

@@ -632,19 +632,29 @@ public final class CudaDriver {
     }
 
     // ---- graphs ------------------------------------------------------------------------------
-    // Bound here, like every driver function, so that their errors take the same check: a sticky error met at
-    // cuGraphLaunch marks the context lost as one met at cuLaunchKernel does. CudaGraphs is the API over them.
+    // Stream capture into a graph, instantiation, launch and the two destroys. Only compiled groups that replay their
+    // launches (CudaSubgraphProgram) and the session-level capture (OrtGraphCapture) use them. Their errors take the
+    // same check as every driver call's: a sticky error met at cuGraphLaunch (a kernel of the graph faulted) marks the
+    // context lost as one met at cuLaunchKernel does.
 
-    /** Whether the driver exports every graph function JavaCuda uses (CUDA 11.4 and newer). */
+    /**
+     * Whether the driver exports every graph function JavaCuda uses (CUDA 11.4 and newer:
+     * {@code cuGraphInstantiateWithFlags}); without them groups launch eagerly.
+     */
     public boolean hasGraphs() {
         return symbols.has(CudaFunction.cuStreamBeginCapture) && symbols.has(CudaFunction.cuStreamEndCapture)
                 && symbols.has(CudaFunction.cuGraphInstantiateWithFlags) && symbols.has(CudaFunction.cuGraphLaunch)
                 && symbols.has(CudaFunction.cuGraphExecDestroy) && symbols.has(CudaFunction.cuGraphDestroy);
     }
 
-    /** {@code cuStreamBeginCapture_v2(stream, mode)}. */
-    public void streamBeginCapture(long stream, int mode) {
-        check(CudaFunction.cuStreamBeginCapture, invoke(CudaFunction.cuStreamBeginCapture, stream, mode));
+    /**
+     * {@code cuStreamBeginCapture_v2(stream, CU_STREAM_CAPTURE_MODE_RELAXED)}: what is queued on {@code stream} until
+     * {@link #streamEndCapture} becomes a graph instead of running. Relaxed: other threads' capture-unsafe calls
+     * (cuMemAlloc, module loads) are not refused meanwhile.
+     */
+    public void streamBeginCapture(long stream) {
+        check(CudaFunction.cuStreamBeginCapture, invoke(CudaFunction.cuStreamBeginCapture, stream,
+                CudaConstants.CU_STREAM_CAPTURE_MODE_RELAXED));
     }
 
     /**
@@ -663,7 +673,7 @@ public final class CudaDriver {
         return graph;
     }
 
-    /** {@code cuGraphInstantiateWithFlags(&exec, graph, 0)}. */
+    /** {@code cuGraphInstantiateWithFlags(&exec, graph, 0)}: an executable graph ({@code graph} may go after). */
     public long graphInstantiate(long graph) {
         MemorySegment s = scratch();
         s.set(JAVA_LONG, OUT0, 0L);
@@ -672,7 +682,7 @@ public final class CudaDriver {
         return s.get(JAVA_LONG, OUT0);
     }
 
-    /** {@code cuGraphLaunch}. */
+    /** {@code cuGraphLaunch}: queued on {@code stream}, ordered after earlier launches of the same graph. */
     public void graphLaunch(long exec, long stream) {
         check(CudaFunction.cuGraphLaunch, invoke(CudaFunction.cuGraphLaunch, exec, stream));
     }

@@ -115,7 +115,7 @@ public enum CudaFunction {
     /** {@code (CUfunction, grid xyz, block xyz, sharedMemBytes, CUstream, void **kernelParams, void **extra)}. */
     cuLaunchKernel("cuLaunchKernel", 4000, HANDLE, UINT, UINT, UINT, UINT, UINT, UINT, UINT, HANDLE, SEGMENT, SEGMENT),
 
-    // ---- graphs (optional: a driver without them has groups launch eagerly, CudaGraphs#of)
+    // ---- graphs (optional: a driver without them has groups launch eagerly, CudaDriver#hasGraphs)
     /** {@code (CUstream, CUstreamCaptureMode)}; {@code #define cuStreamBeginCapture cuStreamBeginCapture_v2} (10.1). */
     cuStreamBeginCapture("cuStreamBeginCapture_v2", 10010, HANDLE, INT),
     /** {@code (CUstream, CUgraph *)}. */

@@ -6,7 +6,6 @@ import dev.javaep.cpu.kernel.HostTensor;
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.OrtGraphCapture;
 import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.CudaGraphs;
 import dev.javaep.cuda.kernel.conv.ConvKernels;
 import dev.javaep.spi.CompiledNode;
 import dev.javaep.spi.ElementType;
@@ -163,7 +162,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 outputSlots[fusedOutputOf[slot]] = slot;
             }
         }
-        this.graphs = profileSteps ? null : GraphReplay.eligible(anyHostStep, device).map(api -> new GraphReplay(api)).orElse(null);
+        this.graphs = profileSteps || !GraphReplay.eligible(anyHostStep, device) ? null : new GraphReplay(device.driver());
     }
 
     /** Compiles a group of nodes {@link CudaOps#support} accepts; {@code subgraph} lists them in topological order. */
@@ -698,7 +697,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
          */
         static final int MAX_MISSES_IN_A_ROW = 4;
 
-        private final CudaGraphs api;
+        private final CudaDriver driver;
         /** Output shapes per input shapes, from completed eager Runs. */
         private final Map<ShapeSignature, long[][]> outputShapes = new LinkedHashMap<>(16, 0.75f, true);
         private final LinkedHashMap<GraphKey, Long> executables = new LinkedHashMap<>(16, 0.75f, true);
@@ -709,15 +708,18 @@ public final class CudaSubgraphProgram implements CompiledNode {
         private long captures;
         private long replays;
 
-        GraphReplay(CudaGraphs api) {
-            this.api = api;
+        GraphReplay(CudaDriver driver) {
+            this.driver = driver;
         }
 
-        /** The graph functions when this group may be captured: on unless the property says off, no host steps. */
-        static Optional<CudaGraphs> eligible(boolean anyHostStep, CudaDevice device) {
+        /**
+         * Whether this group may be captured: on unless the property says off, no host steps, and a driver with the
+         * graph functions.
+         */
+        static boolean eligible(boolean anyHostStep, CudaDevice device) {
             String asked = System.getProperty(GRAPHS_PROPERTY, System.getenv("JAVAEP_CUDA_GRAPHS"));
             boolean off = asked != null && (asked.equalsIgnoreCase("off") || asked.equalsIgnoreCase("false"));
-            return off || anyHostStep ? Optional.empty() : CudaGraphs.of(device.driver());
+            return !off && !anyHostStep && device.driver().hasGraphs();
         }
 
         /**
@@ -737,7 +739,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
             if (hit != null && hit.sameInputs(values) && hit.sameOutputs(context, values)) {
                 synchronized (this) {
                     if (last == hit) { // not evicted meanwhile; launched under the lock, as below
-                        api.launch(hit.executable, stream);
+                        driver.graphLaunch(hit.executable, stream);
                         missesInARow = 0;
                         replays++;
                         return true;
@@ -770,7 +772,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 Long executable = executables.get(key);
                 if (executable != null) {
                     // launched under the lock: an eviction cannot destroy it between lookup and launch
-                    api.launch(executable, stream);
+                    driver.graphLaunch(executable, stream);
                     last = new LastGraph(key, shapes, executable);
                     missesInARow = 0;
                     replays++;
@@ -804,7 +806,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
             Tensor[] captured = withDeviceConstants(values); // a failed capture leaves the eager retry its own values
             long copies = deviceToHostCopies.get();
             try {
-                api.beginCapture(stream);
+                driver.streamBeginCapture(stream);
             } catch (RuntimeException e) {
                 giveUp("the stream cannot be captured: " + e.getMessage());
                 return false;
@@ -814,7 +816,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 runSteps(context, captured, stream, null, false);
             } catch (RuntimeException e) {
                 try {
-                    api.destroyGraph(api.endCapture(stream));
+                    driver.graphDestroy(driver.streamEndCapture(stream));
                 } catch (RuntimeException ended) {
                     e.addSuppressed(ended);
                 }
@@ -823,7 +825,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
             }
             long executable;
             try {
-                graph = api.endCapture(stream);
+                graph = driver.streamEndCapture(stream);
             } catch (RuntimeException e) {
                 giveUp("the capture was invalidated: " + e.getMessage());
                 return false;
@@ -833,12 +835,12 @@ public final class CudaSubgraphProgram implements CompiledNode {
                     giveUp("a step read a device value on the host");
                     return false;
                 }
-                executable = api.instantiate(graph);
+                executable = driver.graphInstantiate(graph);
             } catch (RuntimeException e) {
                 giveUp("the graph could not be instantiated: " + e.getMessage());
                 return false;
             } finally {
-                api.destroyGraph(graph);
+                driver.graphDestroy(graph);
             }
             for (int slot = 0; slot < values.length; slot++) {
                 values[slot] = captured[slot];
@@ -847,9 +849,9 @@ public final class CudaSubgraphProgram implements CompiledNode {
                 // owned by the cache before its first launch, so that a launch that throws leaves it to close()
                 Long replaced = executables.put(key, executable);
                 if (replaced != null) {
-                    api.destroyExec(replaced); // another thread captured the same key meanwhile
+                    driver.graphExecDestroy(replaced); // another thread captured the same key meanwhile
                 }
-                api.launch(executable, stream);
+                driver.graphLaunch(executable, stream);
                 captures++;
                 Iterator<Map.Entry<GraphKey, Long>> eldest = executables.entrySet().iterator();
                 while (executables.size() > MAX_GRAPHS) {
@@ -857,7 +859,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
                     if (last != null && last.executable == evicted) {
                         last = null;
                     }
-                    api.destroyExec(evicted);
+                    driver.graphExecDestroy(evicted);
                     eldest.remove();
                 }
                 last = new LastGraph(key, outputShapesOf(key.shapes()), executable);
@@ -958,7 +960,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
             device.makeCurrent();
             last = null;
             for (long executable : executables.values()) {
-                api.destroyExec(executable);
+                driver.graphExecDestroy(executable);
             }
             executables.clear();
             if (deviceConstants != null) {

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javaep.cuda.CudaContextLostException;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.CudaException;
-import dev.javaep.cuda.driver.CudaGraphs;
 import dev.javaep.cuda.driver.FakeCuda;
 import dev.javaep.spi.ElementType;
 import java.lang.management.ManagementFactory;
@@ -42,13 +41,13 @@ class CudaGraphsFakeTest {
         CudaDriver driver = fake.driver(); // lost contexts are remembered per driver
         dev.javaep.cuda.CudaDevice device = dev.javaep.cuda.CudaDevice.open(driver, 0);
         device.makeCurrent();
-        CudaGraphs graphs = CudaGraphs.of(driver).orElseThrow();
-        graphs.beginCapture(STREAM);
-        long exec = graphs.instantiate(graphs.endCapture(STREAM));
+        assertTrue(driver.hasGraphs(), "the stand-in exports the graph functions");
+        driver.streamBeginCapture(STREAM);
+        long exec = driver.graphInstantiate(driver.streamEndCapture(STREAM));
         try {
-            graphs.launch(exec, STREAM);
+            driver.graphLaunch(exec, STREAM);
             fake.loseContext(FakeCuda.ILLEGAL_ADDRESS);
-            CudaException e = assertThrows(CudaException.class, () -> graphs.launch(exec, STREAM));
+            CudaException e = assertThrows(CudaException.class, () -> driver.graphLaunch(exec, STREAM));
             assertEquals(FakeCuda.ILLEGAL_ADDRESS, e.result());
             assertTrue(device.isLost(), "cuGraphLaunch's sticky error marked the device's context lost");
             assertThrows(CudaContextLostException.class, device::makeCurrent, "later calls fail fast");

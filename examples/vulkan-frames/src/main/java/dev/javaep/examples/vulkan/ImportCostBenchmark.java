@@ -3,17 +3,12 @@ package dev.javaep.examples.vulkan;
 import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.JavaCudaExecutionProviderFactory;
 import dev.javaep.cuda.driver.CudaDriver;
-import dev.javaep.cuda.driver.CudaUnavailableException;
-import dev.javaep.host.EpDevice;
 import dev.javaep.host.ExternalMemory;
 import dev.javaep.host.ExternalResourceImporter;
 import dev.javaep.host.ExternalResourceImporter.TensorDescriptor;
-import dev.javaep.host.FileDescriptors;
 import dev.javaep.host.OrtEnvironment;
 import dev.javaep.host.OrtHost;
-import dev.javaep.host.RunOptions;
 import dev.javaep.host.SyncStream;
-import dev.javaep.ort.OrtException;
 import dev.javaep.os.Posix;
 import dev.javaep.spi.DeviceOffer;
 import dev.javaep.spi.ElementType;
@@ -23,13 +18,9 @@ import dev.javaep.spi.FactoryContext;
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.stream.IntStream;
 
 /**
  * Where an import's time goes (issue 13: "ImportMemory + CreateTensor + Release vs the bare CUDA calls ≤ 1.5×"), on
@@ -61,7 +52,6 @@ import java.util.stream.IntStream;
  * system properties: {@code javaep.bench.import.rounds} (200 per variant), {@code .warmup} (20).
  */
 public final class ImportCostBenchmark {
-    private static final String CUDA_EP = "JavaCudaExecutionProvider";
     private static final String REGISTRATION = "javaep-import-bench";
     private static final long[] FRAME_SHAPE = {1080, 1920, 4};
     private static final long FRAME_BYTES = 1080L * 1920 * 4 * Float.BYTES;
@@ -78,15 +68,7 @@ public final class ImportCostBenchmark {
      * working directory). Exits 0, 1 when a variant failed (its row says why), 3 when it cannot run here.
      */
     public static void main(String[] args) {
-        Path dist = Path.of(args.length > 0 ? args[0] : System.getProperty("javaep.dist", "."));
-        int status;
-        try {
-            status = run(dist.resolve("libjavaep.so"));
-        } catch (InteropBenchmark.Unavailable e) {
-            System.err.println("bench-import: cannot run here: " + e.getMessage());
-            status = 3;
-        }
-        System.exit(status);
+        BenchmarkLauncher.main("bench-import", REGISTRATION, args, ImportCostBenchmark::run);
     }
 
     /** One import of a fresh fd of the buffer and its release; the fd is the cycle's (it closes it on failure). */
@@ -109,98 +91,44 @@ public final class ImportCostBenchmark {
             this.cycle = cycle;
         }
 
-        double median() {
-            return percentile(0.5);
-        }
-
-        double percentile(double q) {
-            double[] sorted = micros.clone();
-            Arrays.sort(sorted);
-            return sorted[(int) Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * q) - 1))];
+        Stats stats() {
+            return Stats.of(micros);
         }
     }
-
-    /** The GPU both APIs see: the JavaCuda EP device, its CUDA ordinal and UUID, and a Vulkan device on it. */
-    private record Gpu(EpDevice epDevice, int cudaOrdinal, String uuid, VulkanContext vulkan) {}
 
     public static int run(Path loaderLibrary) throws InteropBenchmark.Unavailable {
-        CudaDriver driver;
-        try {
-            driver = CudaDriver.load();
-        } catch (CudaUnavailableException e) {
-            throw new InteropBenchmark.Unavailable("no CUDA: " + e.getMessage());
-        }
-        OrtHost host = OrtHost.shared();
-        if (host.api().version() < RunOptions.SYNC_STREAM_API) {
-            throw new InteropBenchmark.Unavailable("ONNX Runtime " + host.version() + " has no interop API");
-        }
-        try (OrtEnvironment env = host.createEnvironment(REGISTRATION, OrtHost.LogLevel.ERROR)) {
-            try {
-                env.registerExecutionProviderLibrary(REGISTRATION, loaderLibrary);
-            } catch (OrtException e) {
-                throw new InteropBenchmark.Unavailable("cannot register " + loaderLibrary + ": " + e.getMessage());
-            }
-            try {
-                Gpu gpu = findGpu(env, driver);
-                JavaCudaExecutionProviderFactory factory = new JavaCudaExecutionProviderFactory();
-                // Closed in reverse: the importers (and what they imported) before the Vulkan buffer, the context last.
-                try (VulkanContext vulkan = gpu.vulkan();
-                     CudaDevice cuda = CudaDevice.open(driver, gpu.cudaOrdinal());
-                     factory;
-                     VulkanBuffer buffer = vulkan.createBuffer(FRAME_BYTES, VulkanBuffer.Placement.DEVICE_LOCAL, true);
-                     SyncStream stream = env.createSyncStream(gpu.epDevice());
-                     ExternalResourceImporter ortImporter = env.createExternalResourceImporter(gpu.epDevice())
-                             .orElseThrow(() -> new InteropBenchmark.Unavailable(CUDA_EP + " offers no importer"))) {
-                    factory.initialize(new FactoryContext(REGISTRATION, host.api().version(), host.version(),
-                            (level, message) -> {}));
-                    DeviceOffer offer = factory.supportedDevices(List.of()).stream()
-                            .filter(o -> gpu.uuid().equalsIgnoreCase(o.metadata().get("cuda.uuid"))).findFirst()
-                            .orElseThrow(() -> new InteropBenchmark.Unavailable("the SPI factory offers no " + gpu.uuid()
-                                    + factory.unavailableReason().map(why -> ": " + why).orElse("")));
-                    dev.javaep.spi.ExternalResourceImporter spiImporter = factory.createImporter(offer).orElseThrow(
-                            () -> new InteropBenchmark.Unavailable("the SPI factory offers no importer"));
-                    try (spiImporter) {
-                        System.out.printf("javaep import cost ablation — Vulkan: %s | CUDA: %s (%s), driver %d | ONNX Runtime %s"
-                                + " | %s %s%n%n", vulkan.describe(), cuda.info().name(), gpu.uuid(), driver.driverVersion(),
-                                host.version(), System.getProperty("java.vm.name"), System.getProperty("java.version"));
-                        List<Variant> variants = variants(cuda, buffer.allocationSize(), stream.handle(), spiImporter, ortImporter);
-                        measure(variants, buffer, cuda);
-                        print(variants);
-                        return variants.stream().anyMatch(v -> v.failure != null) ? 1 : 0;
-                    }
-                }
-            } finally {
-                env.unregisterExecutionProviderLibrary(REGISTRATION);
-            }
-        }
+        return BenchmarkLauncher.run(REGISTRATION, loaderLibrary, ImportCostBenchmark::run);
     }
 
-    /** The first JavaCuda EP device whose GPU Vulkan also sees (equal UUIDs) and can export buffer memory from. */
-    private static Gpu findGpu(OrtEnvironment env, CudaDriver driver) throws InteropBenchmark.Unavailable {
-        List<String> why = new ArrayList<>();
-        for (EpDevice device : env.epDevices()) {
-            String uuid = device.epMetadata().getOrDefault("cuda.uuid", "");
-            if (!device.epName().equals(CUDA_EP) || !uuid.startsWith("GPU-")) {
-                continue;
-            }
-            Optional<Integer> ordinal = IntStream.range(0, driver.deviceCount()).boxed()
-                    .filter(o -> driver.deviceInfo(o).uuidString().equalsIgnoreCase(uuid)).findFirst();
-            if (ordinal.isEmpty()) {
-                why.add(uuid + " is no CUDA device of this process");
-                continue;
-            }
-            try {
-                VulkanContext vulkan = VulkanContext.open(Optional.of(HexFormat.of().parseHex(uuid.substring(4).replace("-", ""))));
-                if (vulkan.supportsOpaqueFdMemoryExport()) {
-                    return new Gpu(device, ordinal.get(), uuid, vulkan);
-                }
-                why.add(vulkan.describe() + " cannot export OPAQUE_FD memory");
-                vulkan.close();
-            } catch (VulkanUnavailableException e) {
-                why.add(uuid + ": " + e.getMessage());
+    private static int run(OrtHost host, OrtEnvironment env, CudaDriver driver) throws InteropBenchmark.Unavailable {
+        SameGpu gpu = SameGpu.find(env, driver, false);
+        JavaCudaExecutionProviderFactory factory = new JavaCudaExecutionProviderFactory();
+        // Closed in reverse: the importers (and what they imported) before the Vulkan buffer, the context last.
+        try (VulkanContext vulkan = gpu.vulkan();
+             CudaDevice cuda = CudaDevice.open(driver, gpu.cudaOrdinal());
+             factory;
+             VulkanBuffer buffer = vulkan.createBuffer(FRAME_BYTES, VulkanBuffer.Placement.DEVICE_LOCAL, true);
+             SyncStream stream = env.createSyncStream(gpu.epDevice());
+             ExternalResourceImporter ortImporter = env.createExternalResourceImporter(gpu.epDevice())
+                     .orElseThrow(() -> new InteropBenchmark.Unavailable(SameGpu.CUDA_EP + " offers no importer"))) {
+            factory.initialize(new FactoryContext(REGISTRATION, host.api().version(), host.version(),
+                    (level, message) -> {}));
+            DeviceOffer offer = factory.supportedDevices(List.of()).stream()
+                    .filter(o -> gpu.uuid().equalsIgnoreCase(o.metadata().get("cuda.uuid"))).findFirst()
+                    .orElseThrow(() -> new InteropBenchmark.Unavailable("the SPI factory offers no " + gpu.uuid()
+                            + factory.unavailableReason().map(why -> ": " + why).orElse("")));
+            dev.javaep.spi.ExternalResourceImporter spiImporter = factory.createImporter(offer).orElseThrow(
+                    () -> new InteropBenchmark.Unavailable("the SPI factory offers no importer"));
+            try (spiImporter) {
+                System.out.printf("javaep import cost ablation — Vulkan: %s | CUDA: %s (%s), driver %d | ONNX Runtime %s"
+                        + " | %s %s%n%n", vulkan.describe(), cuda.info().name(), gpu.uuid(), driver.driverVersion(),
+                        host.version(), System.getProperty("java.vm.name"), System.getProperty("java.version"));
+                List<Variant> variants = variants(cuda, buffer.allocationSize(), stream.handle(), spiImporter, ortImporter);
+                measure(variants, buffer, cuda);
+                print(variants);
+                return variants.stream().anyMatch(v -> v.failure != null) ? 1 : 0;
             }
         }
-        throw new InteropBenchmark.Unavailable("no " + CUDA_EP + " device that Vulkan can export to: " + why);
     }
 
     private static List<Variant> variants(CudaDevice cuda, long size, long appStream,
@@ -228,28 +156,23 @@ public final class ImportCostBenchmark {
                 new Variant('f', "(e) + two automatic arenas (the bridge's structs now)",
                         fd -> driverCycle(driver, fd, size, true, streamSyncs, () -> structs(false))),
                 new Variant('g', "javaep's importer through the SPI, no ORT: importMemory + close", fd -> {
-                    try {
-                        long t0 = System.nanoTime();
-                        var imported = spiImporter.importMemory(new ExternalMemoryDescriptor(
-                                ExternalMemoryType.VK_MEMORY_OPAQUE_FD, fd, size, 0));
-                        long t1 = System.nanoTime();
-                        imported.close();
-                        HALVES.record("(g) importMemory | close", t1 - t0, System.nanoTime() - t1);
-                    } catch (RuntimeException e) {
-                        FileDescriptors.close(fd); // a failed import leaves the fd with the app
-                        throw e;
-                    }
+                    long t0 = System.nanoTime();
+                    var imported = InteropBenchmark.handOver(fd, owned -> spiImporter.importMemory(
+                            new ExternalMemoryDescriptor(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, owned, size, 0)));
+                    long t1 = System.nanoTime();
+                    imported.close();
+                    HALVES.record("(g) importMemory | close", t1 - t0, System.nanoTime() - t1);
                 }),
                 new Variant('h', "ORT + javaep: ImportMemory + ReleaseExternalMemoryHandle (no tensor)", fd -> {
                     long t0 = System.nanoTime();
-                    ExternalMemory memory = ortImport(ortImporter, fd, size);
+                    ExternalMemory memory = InteropBenchmark.importFd(ortImporter, fd, size);
                     long t1 = System.nanoTime();
                     memory.close();
                     HALVES.record("(h) ImportMemory | ReleaseExternalMemoryHandle", t1 - t0, System.nanoTime() - t1);
                 }),
                 new Variant('i', "ORT + javaep: ImportMemory + CreateTensorFromMemory + release tensor"
                         + " + ReleaseExternalMemoryHandle", fd -> {
-                    try (ExternalMemory memory = ortImport(ortImporter, fd, size)) {
+                    try (ExternalMemory memory = InteropBenchmark.importFd(ortImporter, fd, size)) {
                         long t0 = System.nanoTime();
                         var tensor = ortImporter.createTensor(memory, frame);
                         long t1 = System.nanoTime();
@@ -304,15 +227,6 @@ public final class ImportCostBenchmark {
         }
     }
 
-    private static ExternalMemory ortImport(ExternalResourceImporter importer, int fd, long size) {
-        try {
-            return importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, fd, size, 0);
-        } catch (RuntimeException e) {
-            FileDescriptors.close(fd); // a failed import leaves the fd with the app
-            throw e;
-        }
-    }
-
     /** WARMUP + ROUNDS rounds; each runs every variant still working once, starting one further along each round. */
     private static void measure(List<Variant> variants, VulkanBuffer buffer, CudaDevice cuda) {
         int n = variants.size();
@@ -348,13 +262,14 @@ public final class ImportCostBenchmark {
                 ROUNDS, WARMUP);
         System.out.println("| | path | median µs | p99 µs | median / (a) |");
         System.out.println("|---|---|---:|---:|---:|");
-        double bare = byLetter.get('a').failure == null ? byLetter.get('a').median() : Double.NaN;
+        double bare = byLetter.get('a').failure == null ? byLetter.get('a').stats().median() : Double.NaN;
         for (Variant v : variants) {
             if (v.failure != null) {
                 System.out.printf("| (%c) | %s | FAILED: %s | | |%n", v.letter, v.label, v.failure.replace('|', '/'));
             } else {
-                System.out.printf("| (%c) | %s | %.1f | %.1f | %.2f× |%n", v.letter, v.label, v.median(), v.percentile(0.99),
-                        v.median() / bare);
+                Stats stats = v.stats();
+                System.out.printf("| (%c) | %s | %.1f | %.1f | %.2f× |%n", v.letter, v.label, stats.median(), stats.p99(),
+                        stats.median() / bare);
             }
         }
         System.out.println();
@@ -384,7 +299,7 @@ public final class ImportCostBenchmark {
         }
         Variant full = byLetter.get('i');
         if (full.failure == null && !Double.isNaN(bare)) {
-            double ratio = full.median() / bare;
+            double ratio = full.stats().median() / bare;
             System.out.printf("%ntarget: (i)/(a) %.2f× ≤ %.1f×: %s%n", ratio, TARGET_RATIO, ratio <= TARGET_RATIO ? "met" : "NOT met");
         }
     }
@@ -392,7 +307,8 @@ public final class ImportCostBenchmark {
     private static void split(Map<Character, Variant> byLetter, char minuend, char subtrahend, String what) {
         Variant a = byLetter.get(minuend);
         Variant b = byLetter.get(subtrahend);
-        String value = a.failure == null && b.failure == null ? String.format("%+.1f", a.median() - b.median()) : "n/a";
+        String value = a.failure == null && b.failure == null
+                ? String.format("%+.1f", a.stats().median() - b.stats().median()) : "n/a";
         System.out.printf("- (%c) − (%c) = %s: %s%n", minuend, subtrahend, value, what);
     }
 
@@ -414,8 +330,7 @@ public final class ImportCostBenchmark {
         }
 
         private static double median(List<long[]> cycles, int half) {
-            long[] values = cycles.stream().mapToLong(c -> c[half]).sorted().toArray();
-            return values[values.length / 2] / 1e3;
+            return Stats.of(cycles.stream().mapToDouble(c -> c[half] / 1e3).toArray()).median();
         }
     }
 }

@@ -5,7 +5,6 @@ import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.driver.CudaDeviceInfo;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.driver.CudaHandleTypes;
-import dev.javaep.cuda.driver.CudaUnavailableException;
 import dev.javaep.host.EpDevice;
 import dev.javaep.host.ExternalMemory;
 import dev.javaep.host.ExternalResourceImporter;
@@ -21,16 +20,13 @@ import dev.javaep.host.Session;
 import dev.javaep.host.SessionOptions;
 import dev.javaep.host.SyncStream;
 import dev.javaep.host.TensorData;
-import dev.javaep.ort.OrtException;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.ExternalMemoryType;
 import dev.javaep.spi.ExternalSemaphoreType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,7 +51,6 @@ import java.util.function.IntFunction;
  * the C baseline's library ({@link CFrameLoop}).
  */
 public final class InteropBenchmark {
-    private static final String CUDA_EP = "JavaCudaExecutionProvider";
     private static final String REGISTRATION = "javaep-interop-bench";
     private static final int HEIGHT = 1080;
     private static final int WIDTH = 1920;
@@ -90,16 +85,7 @@ public final class InteropBenchmark {
      * here (the reason on stderr).
      */
     public static void main(String[] args) {
-        Path dist = Path.of(args.length > 0 ? args[0] : System.getProperty("javaep.dist", "."));
-        Path loader = dist.resolve(System.getProperty("os.name").startsWith("Windows") ? "javaep.dll" : "libjavaep.so");
-        int status;
-        try {
-            status = run(loader);
-        } catch (Unavailable e) {
-            System.err.println("bench-interop: cannot run here: " + e.getMessage());
-            status = 3;
-        }
-        System.exit(status);
+        BenchmarkLauncher.main("bench-interop", REGISTRATION, args, InteropBenchmark::run);
     }
 
     /** Why the benchmark cannot run in this process (no CUDA, no Vulkan, no matching GPU); the message is one line. */
@@ -109,88 +95,17 @@ public final class InteropBenchmark {
         }
     }
 
-    /** Latency in µs of one timed thing. */
-    record Stats(double median, double p99, double mean) {
-        static Stats of(double[] micros) {
-            double[] sorted = micros.clone();
-            Arrays.sort(sorted);
-            int n = sorted.length;
-            return new Stats(sorted[n / 2], sorted[(int) Math.min(n - 1, Math.ceil(n * 0.99) - 1)],
-                    Arrays.stream(sorted).average().orElse(0));
-        }
-    }
-
-    /** The JavaCuda EP device and the Vulkan device of the same GPU (equal UUIDs), and that GPU's CUDA ordinal. */
-    private record SameGpu(EpDevice epDevice, int cudaOrdinal, VulkanContext vulkan) {}
-
     /** @return 0, or 1 when the zero-copy path's output is wrong */
     public static int run(Path loaderLibrary) throws Unavailable {
-        CudaDriver driver;
-        try {
-            driver = CudaDriver.load();
-        } catch (CudaUnavailableException e) {
-            throw new Unavailable("no CUDA: " + e.getMessage());
-        }
-        OrtHost host;
-        try {
-            host = OrtHost.shared();
-        } catch (IllegalStateException | UnsatisfiedLinkError e) {
-            throw new Unavailable("no ONNX Runtime: " + e.getMessage());
-        }
-        if (host.api().version() < RunOptions.SYNC_STREAM_API) {
-            throw new Unavailable("ONNX Runtime " + host.version() + " has no interop API (needs 1.24, API "
-                    + RunOptions.SYNC_STREAM_API + ")");
-        }
-        try (OrtEnvironment env = host.createEnvironment(REGISTRATION, OrtHost.LogLevel.ERROR)) {
-            try {
-                env.registerExecutionProviderLibrary(REGISTRATION, loaderLibrary);
-            } catch (OrtException e) {
-                throw new Unavailable("cannot register " + loaderLibrary + ": " + e.getMessage());
-            }
-            try {
-                SameGpu gpu = sameGpu(env, driver);
-                // Closed after every ORT object measure() made: the Vulkan memory must outlive all use of its imports.
-                try (VulkanContext vulkan = gpu.vulkan(); CudaDevice cuda = CudaDevice.open(driver, gpu.cudaOrdinal())) {
-                    return measure(env, gpu.epDevice(), vulkan, cuda, host);
-                }
-            } finally {
-                env.unregisterExecutionProviderLibrary(REGISTRATION);
-            }
-        }
+        return BenchmarkLauncher.run(REGISTRATION, loaderLibrary, InteropBenchmark::run);
     }
 
-    private static SameGpu sameGpu(OrtEnvironment env, CudaDriver driver) throws Unavailable {
-        List<EpDevice> devices = env.epDevices().stream().filter(d -> d.epName().equals(CUDA_EP)).toList();
-        if (devices.isEmpty()) {
-            throw new Unavailable("the javaep library offers no " + CUDA_EP + " device (`javaep devices` lists what it offers)");
+    private static int run(OrtHost host, OrtEnvironment env, CudaDriver driver) throws Unavailable {
+        SameGpu gpu = SameGpu.find(env, driver, true);
+        // Closed after every ORT object measure() made: the Vulkan memory must outlive all use of its imports.
+        try (VulkanContext vulkan = gpu.vulkan(); CudaDevice cuda = CudaDevice.open(driver, gpu.cudaOrdinal())) {
+            return measure(env, gpu.epDevice(), vulkan, cuda, host);
         }
-        List<String> refusals = new ArrayList<>();
-        for (EpDevice device : devices) {
-            String uuid = device.epMetadata().getOrDefault("cuda.uuid", "");
-            if (!uuid.matches("GPU-[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")) {
-                refusals.add(device + " has no cuda.uuid metadata");
-                continue;
-            }
-            VulkanContext vulkan;
-            try {
-                vulkan = VulkanContext.open(Optional.of(HexFormat.of().parseHex(uuid.substring(4).replace("-", ""))));
-            } catch (VulkanUnavailableException e) {
-                refusals.add(uuid + ": " + e.getMessage());
-                continue;
-            }
-            if (vulkan.supportsOpaqueFdMemoryExport() && vulkan.supportsTimelineSemaphoreExport()) {
-                for (int ordinal = 0; ordinal < driver.deviceCount(); ordinal++) {
-                    if (driver.deviceInfo(ordinal).uuidString().equalsIgnoreCase(uuid)) {
-                        return new SameGpu(device, ordinal, vulkan);
-                    }
-                }
-                refusals.add(uuid + ": no CUDA device of this process has that UUID");
-            } else {
-                refusals.add(vulkan.describe() + " cannot export both buffer memory and timeline semaphores as OPAQUE_FD");
-            }
-            vulkan.close();
-        }
-        throw new Unavailable("no Vulkan device is the GPU of a " + CUDA_EP + " device: " + String.join("; ", refusals));
     }
 
     /**
@@ -280,7 +195,7 @@ public final class InteropBenchmark {
             try (SyncStream stream = env.createSyncStream(epDevice);
                  RunOptions runOptions = RunOptions.create();
                  ExternalResourceImporter importer = env.createExternalResourceImporter(epDevice)
-                         .orElseThrow(() -> new Unavailable(CUDA_EP + " offers no external resource importer"));
+                         .orElseThrow(() -> new Unavailable(SameGpu.CUDA_EP + " offers no external resource importer"));
                  ExternalMemory inputMemory = importBuffer(importer, app.input);
                  ExternalMemory outputMemory = importBuffer(importer, app.output);
                  ExternalSemaphore semaphore = importTimeline(importer, app.timeline);
@@ -372,7 +287,8 @@ public final class InteropBenchmark {
         return importFd(importer, fd, buffer.allocationSize());
     }
 
-    private static ExternalMemory importFd(ExternalResourceImporter importer, int fd, long allocationSize) {
+    /** {@code ImportMemory} of an OPAQUE_FD of a whole allocation of {@code allocationSize} bytes, {@link #handOver}. */
+    static ExternalMemory importFd(ExternalResourceImporter importer, int fd, long allocationSize) {
         return handOver(fd, owned -> importer.importMemory(ExternalMemoryType.VK_MEMORY_OPAQUE_FD, owned, allocationSize, 0));
     }
 
@@ -513,7 +429,7 @@ public final class InteropBenchmark {
 
     private static void printLatency(Stats copy, double[] copyPhases, Stats zero, Optional<String> mismatch) {
         System.out.printf("## Per-frame latency: 1920×1080 RGBA float32 (%,d bytes) through normalize on %s%n%n",
-                FRAME_BYTES, CUDA_EP);
+                FRAME_BYTES, SameGpu.CUDA_EP);
         System.out.println("| path | median µs | p99 µs | frames/s |");
         System.out.println("|---|---:|---:|---:|");
         System.out.printf("| (a) copy: Vulkan → host → ORT (host I/O) → host → Vulkan | %.1f | %.1f | %.1f |%n",

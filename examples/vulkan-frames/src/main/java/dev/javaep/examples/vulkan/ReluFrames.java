@@ -9,7 +9,6 @@ import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.kernel.ptx.CudaKernel;
 import dev.javaep.cuda.kernel.ptx.LaunchShape;
 import dev.javaep.cuda.kernel.ptx.PtxModule;
-import dev.javaep.examples.vulkan.InteropBenchmark.Stats;
 import dev.javaep.examples.vulkan.InteropBenchmark.VulkanApp;
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
