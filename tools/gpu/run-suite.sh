@@ -196,7 +196,7 @@ for s in "${STEPS[@]}"; do
                -Djavaep.bridge.statistics=true -Djavaep.bench.interop.only=plain-run \
                dev.javaep.examples.vulkan.InteropBenchmark "$B" ;;
     bench-import)  # where an import's time goes (issue 13): bare CUDA, + dup/close, + syncs, + arenas, SPI importer, ORT
-             # IMPORT_ARGS: JVM properties, e.g. -Djavaep.bench.import.warmup=3000 (rounds before timing: the JIT's share)
+             # IMPORT_ARGS: JVM properties, e.g. -Djavaep.bench.import.rounds=1000 (defaults: 3000 warm-up rounds, 500 timed)
              # shellcheck disable=SC2086  # IMPORT_ARGS is a list of words
              step bench-import 300 "$JAVA" "${JVM[@]}" ${IMPORT_ARGS:-} -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')" \
                dev.javaep.examples.vulkan.ImportCostBenchmark "$B"
