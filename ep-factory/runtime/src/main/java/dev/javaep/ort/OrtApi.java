@@ -83,10 +83,19 @@ public final class OrtApi {
 
     /** Reads and releases a non-NULL status. */
     public OrtException toException(MemorySegment status) {
-        int code = table.callInt(OrtApiSlot.GetErrorCode, status);
-        String text = cString(table.call(OrtApiSlot.GetErrorMessage, status));
+        OrtException failure = new OrtException(statusCode(status), statusMessage(status));
         releaseStatus(status);
-        return new OrtException(OrtErrorCode.of(code), text);
+        return failure;
+    }
+
+    /** The code of a non-NULL status, which stays the caller's (a layer passing it on reads it without releasing). */
+    public OrtErrorCode statusCode(MemorySegment status) {
+        return OrtErrorCode.of(table.callInt(OrtApiSlot.GetErrorCode, status));
+    }
+
+    /** The message of a non-NULL status, which stays the caller's; null where the status has none. */
+    public String statusMessage(MemorySegment status) {
+        return cString(table.call(OrtApiSlot.GetErrorMessage, status));
     }
 
     public void releaseStatus(MemorySegment status) {

@@ -78,7 +78,7 @@ final class Imports {
      * The lie in an import of the type in descriptor {@code d} that {@code succeeded} (or failed with
      * {@code failedCode}), given what the importer's CanImport answered for it; null when none (or never asked).
      */
-    static String lie(Proxy importer, ObjectKind handles, String callback, long d, boolean succeeded, int failedCode) {
+    static String lie(Proxy importer, ObjectKind handles, String callback, long d, boolean succeeded, OrtErrorCode failedCode) {
         if (d == 0) {
             return null;
         }
@@ -92,7 +92,7 @@ final class Imports {
         }
         String asked = (handles == ObjectKind.MEMORY_HANDLE ? "CanImportMemory(" : "CanImportSemaphore(") + type + ")";
         boolean claimed = (answer & ANSWERED_TRUE) != 0;
-        if (claimed && !succeeded && failedCode == OrtErrorCode.NOT_IMPLEMENTED.value()) {
+        if (claimed && !succeeded && failedCode == OrtErrorCode.NOT_IMPLEMENTED) {
             return asked + " answered true, but " + callback + " of that type failed with ORT_NOT_IMPLEMENTED (on "
                     + importer.describe() + ")";
         }
