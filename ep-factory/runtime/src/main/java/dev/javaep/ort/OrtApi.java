@@ -206,14 +206,23 @@ public final class OrtApi {
         }
     }
 
+    /**
+     * A config key whose NUL-terminated copy is made once, in the global arena: a lookup with a constant key per Run
+     * ({@link #runConfigEntry}) then allocates nothing for the key.
+     */
+    public record ConfigKey(String name, MemorySegment cName) {
+        public static ConfigKey of(String name) {
+            return new ConfigKey(name, Arena.global().allocateFrom(name));
+        }
+    }
+
     /** One of a Run's config entries ({@code GetRunConfigEntry}); null when the options lack it or are NULL. */
-    public String runConfigEntry(MemorySegment runOptions, String key) {
+    public String runConfigEntry(MemorySegment runOptions, ConfigKey key) {
         if (runOptions.equals(MemorySegment.NULL)) {
             return null;
         }
-        try (Arena arena = Arena.ofConfined()) {
-            return cString((MemorySegment) table.handle(OrtApiSlot.GetRunConfigEntry).invokeExact(runOptions,
-                    arena.allocateFrom(key)));
+        try {
+            return cString((MemorySegment) table.handle(OrtApiSlot.GetRunConfigEntry).invokeExact(runOptions, key.cName()));
         } catch (Throwable t) {
             throw rethrow(t);
         }
