@@ -82,8 +82,20 @@ public final class OrtGraphCapture implements GraphCapture, AutoCloseable {
         CudaGraphs api = CudaGraphs.of(device.driver()).orElseThrow(() -> new IllegalArgumentException("javaep: "
                 + JavaCudaExecutionProviderFactory.NAME + " option " + OPTION + "=1 needs CUDA graphs (a driver of CUDA"
                 + " 11.4 or later); this driver lacks cuGraphInstantiateWithFlags"));
+        Recorder recorder = new CudaRecorder(device, api);
         device.makeCurrent();
-        return new OrtGraphCapture(new CudaRecorder(device, api), device.driver().streamCreate(CudaDriver.STREAM_NON_BLOCKING));
+        long replayStream = device.driver().streamCreate(CudaDriver.STREAM_NON_BLOCKING);
+        try {
+            return new OrtGraphCapture(recorder, replayStream);
+        } catch (RuntimeException | Error e) {
+            // nobody would hold the stream to destroy it: the EP's close() only reaches a capture that was made
+            try {
+                recorder.destroyStream(replayStream);
+            } catch (RuntimeException | Error cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
     }
 
     /**
