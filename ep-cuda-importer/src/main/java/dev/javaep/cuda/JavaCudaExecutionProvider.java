@@ -43,11 +43,13 @@ final class JavaCudaExecutionProvider implements ExecutionProvider {
 
     JavaCudaExecutionProvider(CudaDevice device, Map<String, String> sessionOptions) {
         this.device = device;
-        this.graphCapture = OrtGraphCapture.enabledBy(sessionOptions) ? OrtGraphCapture.on(device) : null;
+        boolean capture = OrtGraphCapture.enabledBy(sessionOptions); // a bad value is refused before anything is made
         this.copyKernels = Boolean.parseBoolean(System.getProperty(COPY_KERNELS_PROPERTY, "true"))
                 ? CudaCopyKernels.definitions(device) : List.of();
         device.makeCurrent();
         device.kernels(); // JIT the module at session creation, not in the first Run
+        // last: a failure above must not strand the capture's stream in an EP nobody will close
+        this.graphCapture = capture ? OrtGraphCapture.on(device) : null;
     }
 
     @Override

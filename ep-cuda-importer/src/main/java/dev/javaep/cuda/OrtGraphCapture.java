@@ -1,9 +1,9 @@
 package dev.javaep.cuda;
 
 import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.spi.EpOptions;
 import dev.javaep.spi.GraphCapture;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -71,20 +71,9 @@ public final class OrtGraphCapture implements GraphCapture, AutoCloseable {
         this.replayStream = replayStream;
     }
 
-    /** Whether the session's EP options ({@code ep.<name>.<key>}, any case) turn capture on. */
+    /** Whether the session's EP options ({@link EpOptions}) turn capture on: {@value #OPTION} = 1 or true. */
     static boolean enabledBy(Map<String, String> sessionOptions) {
-        String key = ("ep." + JavaCudaExecutionProviderFactory.NAME + "." + OPTION).toLowerCase(Locale.ROOT);
-        for (Map.Entry<String, String> entry : sessionOptions.entrySet()) {
-            if (entry.getKey().toLowerCase(Locale.ROOT).equals(key)) {
-                return switch (entry.getValue().strip().toLowerCase(Locale.ROOT)) {
-                    case "1", "true" -> true;
-                    case "0", "false" -> false;
-                    default -> throw new IllegalArgumentException("javaep: " + JavaCudaExecutionProviderFactory.NAME
-                            + " option " + OPTION + " must be 0 or 1, not '" + entry.getValue() + "'");
-                };
-            }
-        }
-        return false;
+        return EpOptions.flag(sessionOptions, JavaCudaExecutionProviderFactory.NAME, OPTION, false);
     }
 
     /** Capture on {@code device}, or the reason it cannot be (a driver without the graph functions). */
@@ -94,8 +83,20 @@ public final class OrtGraphCapture implements GraphCapture, AutoCloseable {
                     + "=1 needs CUDA graphs (a driver of CUDA 11.4 or later); this driver lacks"
                     + " cuGraphInstantiateWithFlags");
         }
+        Recorder recorder = new CudaRecorder(device);
         device.makeCurrent();
-        return new OrtGraphCapture(new CudaRecorder(device), device.driver().streamCreate(CudaDriver.STREAM_NON_BLOCKING));
+        long replayStream = device.driver().streamCreate(CudaDriver.STREAM_NON_BLOCKING);
+        try {
+            return new OrtGraphCapture(recorder, replayStream);
+        } catch (RuntimeException | Error e) {
+            // nobody would hold the stream to destroy it: the EP's close() only reaches a capture that was made
+            try {
+                recorder.destroyStream(replayStream);
+            } catch (RuntimeException | Error cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
     }
 
     /**

@@ -1,13 +1,13 @@
 package dev.javaep.cpu;
 
 import dev.javaep.spi.DeviceOffer;
+import dev.javaep.spi.EpOptions;
 import dev.javaep.spi.ExecutionProvider;
 import dev.javaep.spi.ExternalResourceImporter;
 import dev.javaep.spi.HardwareDevice;
 import dev.javaep.spi.HostExecutionProviderFactory;
 import dev.javaep.spi.JavaepVersion;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -55,24 +55,9 @@ public final class JavaCpuExecutionProviderFactory implements HostExecutionProvi
         return new JavaCpuExecutionProvider(threads(sessionOptions));
     }
 
-    /** The {@link #THREADS_OPTION} among the session's entries ({@code ep.<name>.<key>}, name in any case). */
+    /** The {@link #THREADS_OPTION} among the session's entries ({@link EpOptions}): 1 when unset, 0 is one per processor. */
     static int threads(Map<String, String> sessionOptions) {
-        String key = ("ep." + NAME + "." + THREADS_OPTION).toLowerCase(Locale.ROOT);
-        for (Map.Entry<String, String> entry : sessionOptions.entrySet()) {
-            if (entry.getKey().toLowerCase(Locale.ROOT).equals(key)) {
-                int threads;
-                try {
-                    threads = Integer.parseInt(entry.getValue().strip());
-                } catch (NumberFormatException e) {
-                    threads = -1;
-                }
-                if (threads < 0) {
-                    throw new IllegalArgumentException("javaep: " + NAME + " option " + THREADS_OPTION
-                            + " must be a whole number >= 0 (0: one per available processor), not '" + entry.getValue() + "'");
-                }
-                return threads == 0 ? Runtime.getRuntime().availableProcessors() : threads;
-            }
-        }
-        return 1;
+        int threads = EpOptions.wholeNumber(sessionOptions, NAME, THREADS_OPTION, 0, 1);
+        return threads == 0 ? Runtime.getRuntime().availableProcessors() : threads;
     }
 }

@@ -1,5 +1,6 @@
 package dev.javaep.bridge;
 
+import dev.javaep.ort.OrtApi;
 import dev.javaep.ort.OrtEpStruct;
 import dev.javaep.ort.OrtFeature;
 import dev.javaep.spi.ExecutionProvider;
@@ -35,6 +36,8 @@ public final class GraphCaptureBridge {
         return slots;
     }
 
+    /** Read per Run (OnRunStart, OnRunEnd): its C string is made once. */
+    static final OrtApi.ConfigKey ANNOTATION_KEY = OrtApi.ConfigKey.of(GraphCapture.ANNOTATION_RUN_OPTION);
     private static final LongAdder REPLAYS = new LongAdder();
     private static final LongAdder RUNS_ENDED = new LongAdder();
 
@@ -106,7 +109,7 @@ public final class GraphCaptureBridge {
 
     /** The Run's graph annotation id as ORT reads it ({@value GraphCapture#ANNOTATION_RUN_OPTION}, default 0). */
     int annotationId(MemorySegment runOptions) {
-        return parseAnnotationId(runtime.api().runConfigEntry(runOptions, GraphCapture.ANNOTATION_RUN_OPTION));
+        return parseAnnotationId(runtime.api().runConfigEntry(runOptions, ANNOTATION_KEY));
     }
 
     static int parseAnnotationId(String value) {

@@ -113,9 +113,12 @@ final class ImporterBridge extends StructBridge {
                     + " (CreateSyncStreamForEpDevice for this EP device, then RunOptionsSetSyncStream)");
         }
         MemorySegment impl = runtime.epApi().syncStreamImpl(stream);
-        return SyncStreamBridge.deviceStream(impl).orElseThrow(() -> new IllegalArgumentException(
-                "javaep: the OrtSyncStream was not created by " + epName + "; create it with CreateSyncStreamForEpDevice"
-                        + " on the importer's EP device"));
+        DeviceStream deviceStream = SyncStreamBridge.deviceStreamOrNull(impl);
+        if (deviceStream == null) { // no orElseThrow: its supplier would capture this on every frame's Wait/Signal
+            throw new IllegalArgumentException("javaep: the OrtSyncStream was not created by " + epName
+                    + "; create it with CreateSyncStreamForEpDevice on the importer's EP device");
+        }
+        return deviceStream;
     }
 
     private ImportedSemaphoreBridge semaphore(MemorySegment handle) {
@@ -204,21 +207,38 @@ final class ImporterBridge extends StructBridge {
     }
 
     static MemorySegment waitSemaphore(MemorySegment self, MemorySegment handle, MemorySegment stream, long value) {
-        return onStream(self, handle, stream, value, "wait", ExternalResourceImporter::waitSemaphore);
+        return onStream(self, handle, stream, value, SemaphoreOperation.WAIT);
     }
 
     static MemorySegment signalSemaphore(MemorySegment self, MemorySegment handle, MemorySegment stream, long value) {
-        return onStream(self, handle, stream, value, "signal", ExternalResourceImporter::signalSemaphore);
+        return onStream(self, handle, stream, value, SemaphoreOperation.SIGNAL);
     }
 
-    /** {@code waitSemaphore} or {@code signalSemaphore} of the importer. */
-    private interface SemaphoreOperation {
-        void apply(ExternalResourceImporter importer, ImportedSemaphore semaphore, DeviceStream stream, long value);
+    /**
+     * {@code waitSemaphore} or {@code signalSemaphore} of the importer, with the name its JFR event gives it: a
+     * constant, so a frame's Wait/SignalSemaphore passes no function object and builds no name.
+     */
+    private enum SemaphoreOperation {
+        WAIT("wait"),
+        SIGNAL("signal");
+
+        final String eventName;
+
+        SemaphoreOperation(String eventName) {
+            this.eventName = eventName;
+        }
+
+        void apply(ExternalResourceImporter importer, ImportedSemaphore semaphore, DeviceStream stream, long value) {
+            switch (this) {
+                case WAIT -> importer.waitSemaphore(semaphore, stream, value);
+                case SIGNAL -> importer.signalSemaphore(semaphore, stream, value);
+            }
+        }
     }
 
     /** The one path of Wait/SignalSemaphore: find the semaphore and stream, queue the operation, count and record it. */
     private static MemorySegment onStream(MemorySegment self, MemorySegment handle, MemorySegment stream, long value,
-                                          String name, SemaphoreOperation operation) {
+                                          SemaphoreOperation operation) {
         long start = BridgeStatistics.start();
         ExternalSemaphoreEvent event = FlightRecorder.AVAILABLE ? ExternalSemaphoreEvent.beginIfRecorded() : null;
         ImporterBridge bridge = STRUCT.get(self);
@@ -226,7 +246,7 @@ final class ImporterBridge extends StructBridge {
         DeviceStream deviceStream = bridge.stream(stream);
         operation.apply(bridge.importer, semaphore, deviceStream, value);
         if (event != null) {
-            ExternalSemaphoreEvent.commit(event, bridge.epName, name, semaphore.type().name(), value, deviceStream.handle());
+            ExternalSemaphoreEvent.commit(event, bridge.epName, operation.eventName, semaphore.type().name(), value, deviceStream.handle());
         }
         BridgeStatistics.record(BridgeStatistics.Callback.SEMAPHORE, start);
         return MemorySegment.NULL;

@@ -5,7 +5,6 @@ import dev.javaep.spi.DeviceStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
-import java.util.Optional;
 
 /** An {@code OrtSyncStreamImpl} in front of one {@link DeviceStream}; ORT owns it and calls Release. */
 final class SyncStreamBridge extends StructBridge {
@@ -26,9 +25,10 @@ final class SyncStreamBridge extends StructBridge {
         return new SyncStreamBridge(stream, runtime).struct;
     }
 
-    /** The stream behind an {@code OrtSyncStreamImpl}, if javaep created it. */
-    static Optional<DeviceStream> deviceStream(MemorySegment impl) {
-        return Optional.ofNullable(STRUCT.find(impl)).map(bridge -> bridge.stream);
+    /** The stream behind an {@code OrtSyncStreamImpl}, or null where javaep did not create it (no Optional: per frame). */
+    static DeviceStream deviceStreamOrNull(MemorySegment impl) {
+        SyncStreamBridge bridge = STRUCT.find(impl);
+        return bridge == null ? null : bridge.stream;
     }
 
     // ---- upcalls (behind UpcallGuard) ------------------------------------------------------------

@@ -83,10 +83,19 @@ public final class OrtApi {
 
     /** Reads and releases a non-NULL status. */
     public OrtException toException(MemorySegment status) {
-        int code = table.callInt(OrtApiSlot.GetErrorCode, status);
-        String text = cString(table.call(OrtApiSlot.GetErrorMessage, status));
+        OrtException failure = new OrtException(statusCode(status), statusMessage(status));
         releaseStatus(status);
-        return new OrtException(OrtErrorCode.of(code), text);
+        return failure;
+    }
+
+    /** The code of a non-NULL status, which stays the caller's (a layer passing it on reads it without releasing). */
+    public OrtErrorCode statusCode(MemorySegment status) {
+        return OrtErrorCode.of(table.callInt(OrtApiSlot.GetErrorCode, status));
+    }
+
+    /** The message of a non-NULL status, which stays the caller's; null where the status has none. */
+    public String statusMessage(MemorySegment status) {
+        return cString(table.call(OrtApiSlot.GetErrorMessage, status));
     }
 
     public void releaseStatus(MemorySegment status) {
@@ -197,14 +206,23 @@ public final class OrtApi {
         }
     }
 
+    /**
+     * A config key whose NUL-terminated copy is made once, in the global arena: a lookup with a constant key per Run
+     * ({@link #runConfigEntry}) then allocates nothing for the key.
+     */
+    public record ConfigKey(String name, MemorySegment cName) {
+        public static ConfigKey of(String name) {
+            return new ConfigKey(name, Arena.global().allocateFrom(name));
+        }
+    }
+
     /** One of a Run's config entries ({@code GetRunConfigEntry}); null when the options lack it or are NULL. */
-    public String runConfigEntry(MemorySegment runOptions, String key) {
+    public String runConfigEntry(MemorySegment runOptions, ConfigKey key) {
         if (runOptions.equals(MemorySegment.NULL)) {
             return null;
         }
-        try (Arena arena = Arena.ofConfined()) {
-            return cString((MemorySegment) table.handle(OrtApiSlot.GetRunConfigEntry).invokeExact(runOptions,
-                    arena.allocateFrom(key)));
+        try {
+            return cString((MemorySegment) table.handle(OrtApiSlot.GetRunConfigEntry).invokeExact(runOptions, key.cName()));
         } catch (Throwable t) {
             throw rethrow(t);
         }

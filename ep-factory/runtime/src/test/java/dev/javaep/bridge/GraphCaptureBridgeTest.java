@@ -154,4 +154,36 @@ class GraphCaptureBridgeTest {
         assertTrue(e.getMessage().contains(GraphCapture.ANNOTATION_RUN_OPTION), e.getMessage());
         assertNotEquals(GraphCapture.DEFAULT_ANNOTATION_ID, GraphCapture.SKIP_ANNOTATION_ID);
     }
+
+    /** What the fake GetRunConfigEntry was asked: the key pointers it got. */
+    private static final List<Long> KEYS_ASKED = new ArrayList<>();
+    private static final MemorySegment ANNOTATION_7 = Arena.global().allocateFrom("7");
+
+    private static MemorySegment getRunConfigEntry(MemorySegment options, MemorySegment key) {
+        KEYS_ASKED.add(key.address());
+        boolean annotation = key.reinterpret(64).getString(0).equals(GraphCapture.ANNOTATION_RUN_OPTION);
+        return annotation && options.address() == 0x7 ? ANNOTATION_7 : MemorySegment.NULL;
+    }
+
+    @Test
+    void eachRunReadsTheAnnotationIdThroughOneKeyStringMadeOnce() throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment table = arena.allocate(8L * dev.javaep.ort.OrtApiSlot.tableLength());
+            MethodHandle target = java.lang.invoke.MethodHandles.lookup().findStatic(GraphCaptureBridgeTest.class,
+                    "getRunConfigEntry", java.lang.invoke.MethodType.methodType(MemorySegment.class, MemorySegment.class,
+                            MemorySegment.class));
+            table.set(ValueLayout.ADDRESS, dev.javaep.ort.OrtApiSlot.GetRunConfigEntry.byteOffset(), Linker.nativeLinker()
+                    .upcallStub(target, dev.javaep.ort.OrtApiSlot.GetRunConfigEntry.descriptor(), arena));
+            OrtRuntime runtime = new OrtRuntime(new OrtApi(table, 27), null, "1.27.0", MemorySegment.NULL);
+            GraphCaptureBridge bridge = GraphCaptureBridge.attach(new Provider(Optional.of(new RecordingCapture())),
+                    runtime, arena.allocate(OrtEpStruct.SIZE)).orElseThrow();
+            KEYS_ASKED.clear();
+            assertEquals(7, bridge.annotationId(MemorySegment.ofAddress(0x7)));
+            assertEquals(GraphCapture.DEFAULT_ANNOTATION_ID, bridge.annotationId(MemorySegment.ofAddress(0x8)), "not set");
+            assertEquals(GraphCapture.DEFAULT_ANNOTATION_ID, bridge.annotationId(MemorySegment.NULL), "no run options");
+            assertEquals(2, KEYS_ASKED.size(), "NULL options are not asked: " + KEYS_ASKED);
+            long madeOnce = GraphCaptureBridge.ANNOTATION_KEY.cName().address();
+            assertEquals(List.of(madeOnce, madeOnce), KEYS_ASKED, "the key's C string is made once, not per Run");
+        }
+    }
 }

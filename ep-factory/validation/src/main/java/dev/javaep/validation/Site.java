@@ -215,7 +215,7 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
             }
             case IMPORT -> {
                 String unset = wrapOut(p, a2);
-                String lie = lie(p, a1, true, 0);
+                String lie = lie(p, a1, true, OrtErrorCode.OK);
                 yield unset != null ? unset : lie;
             }
         };
@@ -273,7 +273,7 @@ record Site(ObjectKind kind, CallbackSlot slot, int ordinal, String callback, Sl
     }
 
     /** Reports the import's contradiction of the importer's CanImport answer, if any. */
-    private String lie(Proxy importer, long descriptor, boolean succeeded, int failedCode) {
+    private String lie(Proxy importer, long descriptor, boolean succeeded, OrtErrorCode failedCode) {
         String lie = Imports.lie(importer, rule.creates(), callback, descriptor, succeeded, failedCode);
         return lie == null ? null : report(Violation.CAN_IMPORT_LIE, lie);
     }

@@ -1,14 +1,13 @@
 package dev.javaep.validation;
 
 import dev.javaep.ort.OrtApi;
-import dev.javaep.ort.OrtApiSlot;
 import dev.javaep.ort.OrtErrorCode;
 import dev.javaep.spi.EpLog;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Reads a status the vendor returns (code and message) through ORT's table without releasing it: it goes on to ORT
- * unchanged ({@link OrtApi#toException} would release it).
+ * Notes a status the vendor returns without releasing it: it goes on to ORT unchanged ({@link OrtApi#toException}
+ * would release it), so it is read through {@link OrtApi#statusCode} and {@link OrtApi#statusMessage}.
  */
 final class StatusReader {
     private final OrtApi api;
@@ -18,14 +17,14 @@ final class StatusReader {
     }
 
     /** The code of a non-NULL status. */
-    int code(long status) {
-        return api.table().callInt(OrtApiSlot.GetErrorCode, MemorySegment.ofAddress(status));
+    OrtErrorCode code(long status) {
+        return api.statusCode(MemorySegment.ofAddress(status));
     }
 
     /** Logs a non-NULL status: not a violation (failing is an EP's right), but what a vendor wants to see in the trace. */
     void log(String callback, long status) {
-        OrtErrorCode code = OrtErrorCode.of(code(status));
-        String message = OrtApi.cString(api.table().call(OrtApiSlot.GetErrorMessage, MemorySegment.ofAddress(status)));
+        OrtErrorCode code = code(status);
+        String message = api.statusMessage(MemorySegment.ofAddress(status));
         EpLog.info("javaep validation: " + callback + " returned status " + code + ": " + message);
         Settings settings = Settings.current;
         if (settings != null && settings.reports() != null) {
