@@ -73,6 +73,12 @@ public interface PlannedKernel extends CpuKernel {
         return plan(inputShapes).outputShapes();
     }
 
+    /** The output shapes of {@link #plan(List)}, so that a kernel reading input values reads them in one place. */
+    @Override
+    default long[][] outputShapes(List<? extends Tensor> inputs) {
+        return plan(inputs).outputShapes();
+    }
+
     /**
      * Plans for these inputs and computes through the plan: the one implementation path, the same the compiled
      * program takes (it only keeps the plan between Runs), so a kernel has no second, unplanned compute.
