@@ -114,9 +114,8 @@ record ReduceKernel(ReduceAttributes attributes, ElementType type) implements Pl
         @Override
         public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
             Tensor x = inputs.getFirst();
+            Shapes.requireOneToOne(op(), x, type, outputs, outputShapes()[0]);
             Tensor y = outputs.getFirst();
-            Shapes.requireTypes(op(), x, type, y, type);
-            Shapes.requireOutputShape(op(), outputs, outputShapes()[0]);
             if (geometry.outputCount() == 0) {
                 return;
             }
