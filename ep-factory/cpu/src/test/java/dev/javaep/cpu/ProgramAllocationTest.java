@@ -102,6 +102,7 @@ class ProgramAllocationTest {
                 new Case("ReduceMean", "ReduceMean", 18, List.of(In.f(4, 32), In.longs(1)), 1),
                 new Case("ReduceMax over H, W", "ReduceMax", 13, List.of(In.f(1, 4, 8, 8)), 1, ints("axes", 2, 3)),
                 new Case("ReduceLogSumExp", "ReduceLogSumExp", 13, List.of(In.f(4, 32)), 1, ints("axes", 0)),
+                new Case("ArgMax", "ArgMax", 13, List.of(In.f(4, 32)), 1, I64, new Attribute.IntValue("axis", 0)),
                 new Case("Reshape", "Reshape", 14, List.of(In.f(4, 32), In.longs(8, 16)), 1),
                 new Case("Flatten", "Flatten", 13, List.of(In.f(2, 4, 8)), 1),
                 new Case("Unsqueeze", "Unsqueeze", 13, List.of(In.f(4, 32), In.longs(0)), 1),
