@@ -1,6 +1,5 @@
 package dev.javaep.cpu.kernel;
 
-import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.Broadcasting;
 import java.util.Arrays;
 
@@ -9,10 +8,10 @@ import java.util.Arrays;
  * it starts in both inputs. Along a row each input either advances one element per output element
  * (step 1) or repeats one element (step 0).
  *
- * <p>Output dimensions of size 1 are dropped and neighbouring dimensions in which each input is
- * either present or stretched alike are merged. So inputs of the same shape become a single row,
- * a scalar operand becomes a single row with step 0, and a bias added along the last dimension
- * becomes rows of that dimension's length: the fast paths fall out of the general case, and the
+ * <p>The walk is over the inputs' {@link MergedBroadcast}: output dimensions of size 1 dropped and
+ * neighbouring dimensions in which each input is either present or stretched alike merged. So inputs
+ * of the same shape become a single row, a scalar operand becomes a single row with step 0, and a
+ * bias added along the last dimension becomes rows of that dimension's length: the fast paths fall out of the general case, and the
  * per-element loops never divide or branch on the shape.
  */
 public final class BroadcastRows {
@@ -45,48 +44,22 @@ public final class BroadcastRows {
         this.bOuterStrides = bOuterStrides;
     }
 
-    /** The plan for inputs of shapes {@code a} and {@code b}; throws if they do not broadcast. */
+    /**
+     * The plan for inputs of shapes {@code a} and {@code b}; throws if they do not broadcast. The rows are the
+     * innermost dimension of their {@link MergedBroadcast}, the dimensions above it the walk's odometer.
+     */
     public static BroadcastRows of(long[] a, long[] b) {
         long[] out = Broadcasting.multidirectional(a, b);
-        int rank = out.length;
-        long[] sizes = new long[rank];
-        boolean[] aPresent = new boolean[rank];
-        boolean[] bPresent = new boolean[rank];
-        int merged = 0;
-        for (int i = 0; i < rank; i++) {
-            if (out[i] == 1) {
-                continue;
-            }
-            boolean ap = Broadcasting.alignedDim(a, rank, i) != 1;
-            boolean bp = Broadcasting.alignedDim(b, rank, i) != 1;
-            if (merged > 0 && aPresent[merged - 1] == ap && bPresent[merged - 1] == bp) {
-                sizes[merged - 1] *= out[i];
-            } else {
-                sizes[merged] = out[i];
-                aPresent[merged] = ap;
-                bPresent[merged] = bp;
-                merged++;
-            }
-        }
-        if (merged == 0) {
+        MergedBroadcast merged = MergedBroadcast.of(out, a, b);
+        int outer = merged.rank() - 1;
+        if (outer < 0) {
             // Every dimension is 1: one element from each input.
             return new BroadcastRows(out, 1, 1, 1, new long[0], new long[0], new long[0]);
         }
-        int outer = merged - 1;
-        long[] outerDims = new long[outer];
-        long[] aStrides = new long[outer];
-        long[] bStrides = new long[outer];
-        long aRun = aPresent[outer] ? sizes[outer] : 1;
-        long bRun = bPresent[outer] ? sizes[outer] : 1;
-        for (int k = outer - 1; k >= 0; k--) {
-            outerDims[k] = sizes[k];
-            aStrides[k] = aPresent[k] ? aRun : 0;
-            bStrides[k] = bPresent[k] ? bRun : 0;
-            aRun *= aPresent[k] ? sizes[k] : 1;
-            bRun *= bPresent[k] ? sizes[k] : 1;
-        }
-        return new BroadcastRows(out, sizes[outer], aPresent[outer] ? 1 : 0, bPresent[outer] ? 1 : 0,
-                outerDims, aStrides, bStrides);
+        long[] sizes = merged.sizes();
+        long[][] strides = merged.strides();
+        return new BroadcastRows(out, sizes[outer], strides[0][outer], strides[1][outer], Arrays.copyOf(sizes, outer),
+                Arrays.copyOf(strides[0], outer), Arrays.copyOf(strides[1], outer));
     }
 
     public long[] outputShape() {

@@ -8,7 +8,7 @@ import java.util.List;
  * geometry) once per input-shape signature into a {@link Plan}, and computes through it. The compiled program keeps
  * one plan per step and thread and asks for a new one only when a step's input shapes (or the values its plan read)
  * change, so a steady-state Run
- * computes no shape and allocates nothing (issue 13); the plain {@link CpuKernel} calls plan afresh each time.
+ * computes no shape and allocates nothing (issue 13); the plain {@link CpuKernel#compute} plans afresh each time.
  */
 public interface PlannedKernel extends CpuKernel {
 
@@ -73,8 +73,18 @@ public interface PlannedKernel extends CpuKernel {
         return plan(inputShapes).outputShapes();
     }
 
+    /** The output shapes of {@link #plan(List)}, so that a kernel reading input values reads them in one place. */
+    @Override
+    default long[][] outputShapes(List<? extends Tensor> inputs) {
+        return plan(inputs).outputShapes();
+    }
+
+    /**
+     * Plans for these inputs and computes through the plan: the one implementation path, the same the compiled
+     * program takes (it only keeps the plan between Runs), so a kernel has no second, unplanned compute.
+     */
     @Override
     default void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
-        plan(Shapes.shapesOf(inputs)).compute(inputs, outputs);
+        plan(inputs).compute(inputs, outputs);
     }
 }

@@ -105,4 +105,13 @@ public final class Shapes {
         requireType(op, "input", x, inputType);
         requireType(op, "output", y, outputType);
     }
+
+    /**
+     * For a one-input, one-output kernel whose output has its input's type: both tensors are of {@code type} and the
+     * only output was allocated with {@code shape}.
+     */
+    public static void requireOneToOne(String op, Tensor x, ElementType type, List<? extends Tensor> outputs, long[] shape) {
+        requireTypes(op, x, type, outputs.getFirst(), type);
+        requireOutputShape(op, outputs, shape);
+    }
 }

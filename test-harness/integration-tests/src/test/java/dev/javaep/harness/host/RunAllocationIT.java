@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javaep.harness.TestPaths;
 import dev.javaep.harness.onnx.Dim;
 import dev.javaep.harness.onnx.OnnxModelWriter;
+import dev.javaep.harness.onnx.OnnxTensorData;
 import dev.javaep.host.EpDevice;
 import dev.javaep.host.IoBinding;
 import dev.javaep.host.OrtEnvironment;
@@ -29,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the tensors bound once, {@code RunWithBinding} in a loop must allocate no more per Run than the same loop on ORT's
  * own CPU EP, give or take {@link #BOUND_BYTES}. The Relu models exercise the bridge's paths (inputs, outputs written
  * by ORT, intermediates in the program's buffer); the others the kernels that plan their shape work once per input
- * shape instead of per Run: binary elementwise with broadcasting, MatMul, Conv (weights as initializers). Each model's
+ * shape instead of per Run: binary elementwise with broadcasting, MatMul, Conv (weights as initializers), Reduce (axes
+ * as an attribute, and as an int64 initializer whose values the plan reads). Each model's
  * outputs on JavaCpu are checked against ORT CPU's after the loop.
  *
  * <p>Allocation per Run is deterministic once the JIT has compiled the path; when it has is not, so the loop is
@@ -51,7 +53,7 @@ class RunAllocationIT {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"two inputs, two outputs", "chain with intermediates", "every value an output",
-            "Add, same shapes", "Mul, bias broadcast", "MatMul", "Conv"})
+            "Add, same shapes", "Mul, bias broadcast", "MatMul", "Conv", "ReduceMean over H, W", "ReduceSum, axes as an input"})
     void steadyStateRunsAllocateNothing(String shape) {
         byte[] model = model(shape);
         Map<String, long[]> shapes = shapes(shape);
@@ -99,6 +101,10 @@ class RunAllocationIT {
             case "MatMul" -> writer.initializer("w", values(32 * 16), 32, 16).node("MatMul", List.of("x1", "w"), List.of("y"));
             case "Conv" -> writer.initializer("w", values(8 * 4 * 3 * 3), 8, 4, 3, 3).initializer("b", values(8), 8)
                     .node("Conv", List.of("x1", "w", "b"), List.of("y"), new Attribute.IntList("pads", List.of(1L, 1L, 1L, 1L)));
+            case "ReduceMean over H, W" -> writer.node("ReduceMean", List.of("x1"), List.of("y"), new Attribute.IntList("axes", List.of(2L, 3L)));
+            case "ReduceSum, axes as an input" -> writer // opset 13 on: axes are input 1
+                    .initializer(new OnnxTensorData("axes", ElementType.INT64, new long[] {1}, new byte[] {1, 0, 0, 0, 0, 0, 0, 0}))
+                    .node("ReduceSum", List.of("x1", "axes"), List.of("y"), new Attribute.IntValue("keepdims", 0));
             default -> throw new IllegalArgumentException(shape);
         }
         return writer.toByteArray();
@@ -115,6 +121,8 @@ class RunAllocationIT {
             case "Mul, bias broadcast" -> named(List.of("x1", "y"), new long[] {2, 3, 8}, new long[] {2, 3, 8});
             case "MatMul" -> named(List.of("x1", "y"), new long[] {16, 32}, new long[] {16, 16});
             case "Conv" -> named(List.of("x1", "y"), new long[] {1, 4, 16, 16}, new long[] {1, 8, 16, 16});
+            case "ReduceMean over H, W" -> named(List.of("x1", "y"), new long[] {1, 8, 16, 16}, new long[] {1, 8, 1, 1});
+            case "ReduceSum, axes as an input" -> named(List.of("x1", "y"), new long[] {4, 8, 16}, new long[] {4, 16});
             default -> throw new IllegalArgumentException(shape);
         };
     }

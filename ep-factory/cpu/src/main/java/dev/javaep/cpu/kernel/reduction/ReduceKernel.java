@@ -1,6 +1,6 @@
 package dev.javaep.cpu.kernel.reduction;
 
-import dev.javaep.cpu.kernel.CpuKernel;
+import dev.javaep.cpu.kernel.PlannedKernel;
 import dev.javaep.cpu.kernel.Shapes;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.Tensor;
@@ -23,10 +23,15 @@ import java.util.List;
  * {@code acc[o] += x[j]}); an odometer over the outer groups moves the output index. Float32, float16 and float64
  * are accumulated in double; integers (Sum, Prod, Max, Min) in long, wrapping as the element type does.
  * LogSumExp makes two passes, the first finding each output's maximum so that {@code exp} never overflows.
+ *
+ * <p>Planned once per input shape and axes values ({@link ReducePlan}): the geometry, the walk's odometer and the
+ * accumulators are the plan's, so a Run of the same shapes allocates nothing.
  */
-record ReduceKernel(ReduceAttributes attributes, ElementType type) implements CpuKernel {
+record ReduceKernel(ReduceAttributes attributes, ElementType type) implements PlannedKernel {
     /** Elements converted per run: long rows are walked in pieces of this many. */
     private static final int CHUNK = 4096;
+    /** {@link Plan#valueInputs()} of a plan made from the values of input 1, the axes. */
+    private static final long AXES_VALUES = 1L << 1;
 
     private Reduction reduction() {
         return attributes.reduction();
@@ -37,148 +42,192 @@ record ReduceKernel(ReduceAttributes attributes, ElementType type) implements Cp
     }
 
     @Override
-    public long[][] outputShapes(long[][] inputShapes) {
+    public Plan plan(long[][] inputShapes) {
         if (attributes.axesFromInput() && inputShapes.length > 1 && inputShapes[1] != null
                 && Shapes.elementCount(inputShapes[1]) > 0) {
             throw new IllegalArgumentException(op() + ": the output shape depends on the values of input 'axes'");
         }
-        return new long[][] {geometry(inputShapes[0], null).outputShape()};
+        return new ReducePlan(geometry(inputShapes[0], null), 0);
     }
 
     @Override
-    public long[][] outputShapes(List<? extends Tensor> inputs) {
-        return new long[][] {geometry(inputs).outputShape()};
+    public Plan plan(List<? extends Tensor> inputs) {
+        Tensor axes = inputs.size() > 1 ? inputs.get(1) : null;
+        if (!attributes.axesFromInput() || axes == null) {
+            return new ReducePlan(geometry(inputs.getFirst().shape(), null), 0);
+        }
+        Shapes.requireType(op(), "input axes", axes, ElementType.INT64);
+        if (axes.shape().length > 1) {
+            throw new IllegalArgumentException(op() + ": axes must be 1-D, got shape " + Arrays.toString(axes.shape()));
+        }
+        long[] values = axes.data().toArray(ValueLayout.JAVA_LONG_UNALIGNED);
+        return new ReducePlan(geometry(inputs.getFirst().shape(), values), AXES_VALUES);
     }
 
     private ReduceGeometry geometry(long[] shape, long[] inputAxes) {
         return attributes.geometry(Shapes.checked(shape), inputAxes);
     }
 
-    private ReduceGeometry geometry(List<? extends Tensor> inputs) {
-        Tensor axes = inputs.size() > 1 ? inputs.get(1) : null;
-        long[] values = null;
-        if (attributes.axesFromInput() && axes != null) {
-            Shapes.requireType(op(), "input axes", axes, ElementType.INT64);
-            if (axes.shape().length > 1) {
-                throw new IllegalArgumentException(op() + ": axes must be 1-D, got shape " + Arrays.toString(axes.shape()));
-            }
-            values = axes.data().toArray(ValueLayout.JAVA_LONG_UNALIGNED);
-        }
-        return geometry(inputs.getFirst().shape(), values);
-    }
-
-    @Override
-    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
-        Tensor x = inputs.getFirst();
-        Tensor y = outputs.getFirst();
-        Shapes.requireTypes(op(), x, type, y, type);
-        ReduceGeometry g = geometry(inputs);
-        Shapes.requireOutputShape(op(), outputs, g.outputShape());
-        if (g.outputCount() == 0) {
-            return;
-        }
-        if (g.outputCount() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException(op() + ": " + g.outputCount() + " outputs is more than javaep's CPU reduction holds");
-        }
-        if (HostElements.isFloating(type)) {
-            reduceFloating(x.data(), y.data(), g);
-        } else {
-            reduceIntegers(x.data(), y.data(), g);
-        }
-    }
-
-    // ---- floating point -------------------------------------------------------------------------------
-
-    private void reduceFloating(MemorySegment x, MemorySegment y, ReduceGeometry g) {
-        int outputs = (int) g.outputCount();
-        double[] acc = new double[outputs];
-        if (g.reducedCount() == 0) {
-            Arrays.fill(acc, reduction().emptyValue());
-            HostElements.write(type, y, 0, acc, 0, outputs);
-            return;
-        }
-        double[] shift = null;
-        if (reduction() == Reduction.LOG_SUM_EXP) {
-            shift = new double[outputs];
-            Arrays.fill(shift, Double.NEGATIVE_INFINITY);
-            walk(x, g.groups(), shift, Reduction.MAX, null);
-            for (int o = 0; o < outputs; o++) {
-                // an infinite maximum is the answer already; shifting by it would make inf - inf
-                shift[o] = Double.isInfinite(shift[o]) ? 0 : shift[o];
-            }
-        }
-        Arrays.fill(acc, switch (reduction()) {
-            case MAX -> Double.NEGATIVE_INFINITY;
-            case MIN -> Double.POSITIVE_INFINITY;
-            case PROD -> 1;
-            default -> 0;
-        });
-        walk(x, g.groups(), acc, reduction(), shift);
-        double count = g.reducedCount();
-        for (int o = 0; o < outputs; o++) {
-            acc[o] = switch (reduction()) {
-                case MEAN -> acc[o] / count;
-                case L2 -> Math.sqrt(acc[o]);
-                case LOG_SUM -> Math.log(acc[o]);
-                case LOG_SUM_EXP -> Math.log(acc[o]) + shift[o];
-                default -> acc[o];
-            };
-        }
-        HostElements.write(type, y, 0, acc, 0, outputs);
-    }
-
-    /** Folds every input element into {@code acc[its output]} with {@code how}'s arithmetic. */
-    private void walk(MemorySegment x, Groups groups, double[] acc, Reduction how, double[] shift) {
-        double[] buffer = new double[chunkCapacity(groups)];
-        forEachChunk(groups, buffer.length, (start, n, out, spread) -> {
-            HostElements.read(type, x, start, buffer, 0, n);
-            fold(how, buffer, n, acc, out, spread, shift);
-        });
-    }
-
-    /** Consecutive input elements {@code [start, start + n)} of one innermost row, and the outputs they fold into. */
-    @FunctionalInterface
-    private interface ChunkFold {
-        /** Into {@code acc[out + j]} for element j when {@code spread}, else all into {@code acc[out]}. */
-        void fold(long start, int n, int out, boolean spread);
-    }
-
-    private static int chunkCapacity(Groups groups) {
-        long[] sizes = groups.sizes();
-        long innerSize = sizes.length == 0 ? 1 : sizes[sizes.length - 1]; // depth 0: a tensor of one element
-        return (int) Math.min(innerSize, CHUNK);
-    }
-
     /**
-     * Walks the input in memory order, in chunks of at most {@code capacity} elements that never cross an innermost
-     * row, so that each chunk folds either into as many consecutive outputs (the innermost axis is kept) or into one.
+     * The reduction of one input shape (and axes): the walk over {@link ReduceGeometry#groups} in chunks that never
+     * cross an innermost row, so that each chunk folds either into as many consecutive outputs (the innermost group
+     * is kept) or into one; an odometer over the outer groups moves the output index. The accumulators and the
+     * chunk buffer are made at the first compute (a plan asked only for its output shapes needs none) and reused.
      */
-    private static void forEachChunk(Groups groups, int capacity, ChunkFold chunk) {
-        long[] sizes = groups.sizes();
-        boolean[] reduced = groups.reduced();
-        int depth = sizes.length;
-        long[] outStride = new long[depth];
-        for (int d = depth - 1, s = 1; d >= 0; d--) {
-            outStride[d] = reduced[d] ? 0 : s;
-            s *= reduced[d] ? 1 : (int) sizes[d];
-        }
-        long innerSize = depth == 0 ? 1 : sizes[depth - 1];
-        boolean innerKept = depth > 0 && !reduced[depth - 1];
-        long[] counter = new long[Math.max(0, depth - 1)];
-        long total = Shapes.elementCount(sizes);
-        int outBase = 0;
-        for (long at = 0; at < total; at += innerSize) {
-            for (long c = 0; c < innerSize; c += capacity) {
-                int n = (int) Math.min(capacity, innerSize - c);
-                chunk.fold(at + c, n, innerKept ? outBase + (int) c : outBase, innerKept);
+    private final class ReducePlan extends ShapedPlan {
+        private final ReduceGeometry geometry;
+        private final boolean floating = HostElements.isFloating(type);
+        private final long[] sizes;
+        /** Per outer group, how far the output index moves per step along it (0 for a reduced group). */
+        private final long[] outStride;
+        /** The odometer over the outer groups. */
+        private final long[] counter;
+        private final long innerSize;
+        private final boolean innerKept;
+        private final long total;
+        private final int capacity;
+        private double[] acc;
+        private double[] shift;
+        private double[] buffer;
+        private long[] wholeAcc;
+        private long[] wholeBuffer;
+
+        ReducePlan(ReduceGeometry geometry, long valueInputs) {
+            super(new long[][] {geometry.outputShape()}, valueInputs);
+            this.geometry = geometry;
+            Groups groups = geometry.groups();
+            sizes = groups.sizes();
+            boolean[] reduced = groups.reduced();
+            int depth = sizes.length;
+            outStride = new long[depth];
+            for (int d = depth - 1, s = 1; d >= 0; d--) {
+                outStride[d] = reduced[d] ? 0 : s;
+                s *= reduced[d] ? 1 : (int) sizes[d];
             }
-            for (int d = depth - 2; d >= 0; d--) {
+            innerSize = depth == 0 ? 1 : sizes[depth - 1]; // depth 0: a tensor of one element
+            innerKept = depth > 0 && !reduced[depth - 1];
+            counter = new long[Math.max(0, depth - 1)];
+            total = Shapes.elementCount(sizes);
+            capacity = (int) Math.min(innerSize, CHUNK);
+        }
+
+        @Override
+        public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
+            Tensor x = inputs.getFirst();
+            Shapes.requireOneToOne(op(), x, type, outputs, outputShapes()[0]);
+            Tensor y = outputs.getFirst();
+            if (geometry.outputCount() == 0) {
+                return;
+            }
+            if (geometry.outputCount() > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException(op() + ": " + geometry.outputCount() + " outputs is more than javaep's CPU reduction holds");
+            }
+            if (floating) {
+                reduceFloating(x.data(), y.data());
+            } else {
+                reduceIntegers(x.data(), y.data());
+            }
+        }
+
+        // ---- floating point -------------------------------------------------------------------------------
+
+        private void reduceFloating(MemorySegment x, MemorySegment y) {
+            int outputs = (int) geometry.outputCount();
+            if (acc == null) {
+                acc = new double[outputs];
+                buffer = new double[capacity];
+                shift = reduction() == Reduction.LOG_SUM_EXP ? new double[outputs] : null;
+            }
+            if (geometry.reducedCount() == 0) {
+                Arrays.fill(acc, reduction().emptyValue());
+                HostElements.write(type, y, 0, acc, 0, outputs);
+                return;
+            }
+            if (shift != null) {
+                Arrays.fill(shift, Double.NEGATIVE_INFINITY);
+                walk(x, Reduction.MAX, shift);
+                for (int o = 0; o < outputs; o++) {
+                    // an infinite maximum is the answer already; shifting by it would make inf - inf
+                    shift[o] = Double.isInfinite(shift[o]) ? 0 : shift[o];
+                }
+            }
+            Arrays.fill(acc, switch (reduction()) {
+                case MAX -> Double.NEGATIVE_INFINITY;
+                case MIN -> Double.POSITIVE_INFINITY;
+                case PROD -> 1;
+                default -> 0;
+            });
+            walk(x, reduction(), acc);
+            double count = geometry.reducedCount();
+            for (int o = 0; o < outputs; o++) {
+                acc[o] = switch (reduction()) {
+                    case MEAN -> acc[o] / count;
+                    case L2 -> Math.sqrt(acc[o]);
+                    case LOG_SUM -> Math.log(acc[o]);
+                    case LOG_SUM_EXP -> Math.log(acc[o]) + shift[o];
+                    default -> acc[o];
+                };
+            }
+            HostElements.write(type, y, 0, acc, 0, outputs);
+        }
+
+        /**
+         * Walks the input in memory order, chunk by chunk, folding each element into {@code into[its output]} with
+         * {@code how}'s arithmetic ({@code into}: the floating accumulators; integers fold into {@link #wholeAcc}).
+         */
+        private void walk(MemorySegment x, Reduction how, double[] into) {
+            Arrays.fill(counter, 0);
+            int outBase = 0;
+            for (long at = 0; at < total; at += innerSize) {
+                for (long c = 0; c < innerSize; c += capacity) {
+                    int n = (int) Math.min(capacity, innerSize - c);
+                    int out = innerKept ? outBase + (int) c : outBase;
+                    if (floating) {
+                        HostElements.read(type, x, at + c, buffer, 0, n);
+                        fold(how, buffer, n, into, out, innerKept, shift);
+                    } else {
+                        HostElements.read(type, x, at + c, wholeBuffer, n);
+                        foldWhole(how, wholeBuffer, n, wholeAcc, out, innerKept);
+                    }
+                }
+                outBase = nextRowOutput(outBase);
+            }
+        }
+
+        /** The output index of the next innermost row after one at {@code outBase}: the odometer moves one step. */
+        private int nextRowOutput(int outBase) {
+            for (int d = counter.length - 1; d >= 0; d--) {
                 outBase += (int) outStride[d];
                 if (++counter[d] < sizes[d]) {
                     break;
                 }
                 counter[d] = 0;
                 outBase -= (int) (outStride[d] * sizes[d]);
+            }
+            return outBase;
+        }
+
+        // ---- integers: Sum, Prod, Max, Min -------------------------------------------------------------------
+
+        private void reduceIntegers(MemorySegment x, MemorySegment y) {
+            int outputs = (int) geometry.outputCount();
+            long initial = switch (reduction()) {
+                case MAX -> HostElements.extreme(type, false);
+                case MIN -> HostElements.extreme(type, true);
+                case PROD -> 1;
+                case SUM -> 0;
+                default -> throw new IllegalStateException(op() + " on " + type + " has no integer kernel");
+            };
+            if (wholeAcc == null) {
+                wholeAcc = new long[outputs];
+                wholeBuffer = new long[capacity];
+            }
+            Arrays.fill(wholeAcc, initial);
+            if (geometry.reducedCount() > 0) {
+                walk(x, reduction(), null);
+            }
+            for (int o = 0; o < outputs; o++) {
+                HostElements.write(type, y, o, wholeAcc[o]);
             }
         }
     }
@@ -225,41 +274,16 @@ record ReduceKernel(ReduceAttributes attributes, ElementType type) implements Cp
         return Math.min(a, b);
     }
 
-    // ---- integers: Sum, Prod, Max, Min -------------------------------------------------------------------
-
-    private void reduceIntegers(MemorySegment x, MemorySegment y, ReduceGeometry g) {
-        int outputs = (int) g.outputCount();
-        long initial = switch (reduction()) {
-            case MAX -> HostElements.extreme(type, false);
-            case MIN -> HostElements.extreme(type, true);
-            case PROD -> 1;
-            case SUM -> 0;
-            default -> throw new IllegalStateException(op() + " on " + type + " has no integer kernel");
-        };
-        long[] acc = new long[outputs];
-        Arrays.fill(acc, initial);
-        if (g.reducedCount() > 0) {
-            walkIntegers(x, g.groups(), acc);
+    /** Folds {@code values[0..n)} into {@code acc} as {@link #fold} does, for integers. */
+    private static void foldWhole(Reduction how, long[] values, int n, long[] acc, int out, boolean spread) {
+        for (int j = 0; j < n; j++) {
+            int o = spread ? out + j : out;
+            acc[o] = switch (how) {
+                case MAX -> Math.max(acc[o], values[j]);
+                case MIN -> Math.min(acc[o], values[j]);
+                case PROD -> acc[o] * values[j];
+                default -> acc[o] + values[j];
+            };
         }
-        for (int o = 0; o < outputs; o++) {
-            HostElements.write(type, y, o, acc[o]);
-        }
-    }
-
-    private void walkIntegers(MemorySegment x, Groups groups, long[] acc) {
-        long[] buffer = new long[chunkCapacity(groups)];
-        Reduction how = reduction();
-        forEachChunk(groups, buffer.length, (start, n, out, spread) -> {
-            HostElements.read(type, x, start, buffer, n);
-            for (int j = 0; j < n; j++) {
-                int o = spread ? out + j : out;
-                acc[o] = switch (how) {
-                    case MAX -> Math.max(acc[o], buffer[j]);
-                    case MIN -> Math.min(acc[o], buffer[j]);
-                    case PROD -> acc[o] * buffer[j];
-                    default -> acc[o] + buffer[j];
-                };
-            }
-        });
     }
 }

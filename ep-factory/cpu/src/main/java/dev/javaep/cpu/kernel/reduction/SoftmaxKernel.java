@@ -67,9 +67,8 @@ record SoftmaxKernel(long axis, boolean coerceTo2d, boolean log, ElementType typ
         @Override
         public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
             Tensor x = inputs.getFirst();
+            Shapes.requireOneToOne(op(), x, type, outputs, outputShapes()[0]);
             Tensor y = outputs.getFirst();
-            Shapes.requireTypes(op(), x, type, y, type);
-            Shapes.requireOutputShape(op(), outputs, outputShapes()[0]);
             if (empty) {
                 return;
             }

@@ -45,15 +45,4 @@ record ConcatKernel(long axis) implements TensorKernel {
             }
         };
     }
-
-    @Override
-    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
-        Tensor y = outputs.get(0);
-        TensorOps.Concatenation c = TensorOps.concat(shapes(InputValues.of(op(), inputs)), axis);
-        Shapes.requireOutputShape(op(), outputs, c.outputShape());
-        for (int i = 0; i < inputs.size(); i++) {
-            Shapes.requireType(op(), "input " + i, inputs.get(i), y.elementType());
-            StridedCopier.copy(inputs.get(i).data(), y.data(), y.elementType().byteSize(), c.parts().get(i));
-        }
-    }
 }

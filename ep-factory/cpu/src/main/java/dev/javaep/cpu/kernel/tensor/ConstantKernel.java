@@ -10,7 +10,7 @@ import java.util.List;
  * Constant (the value, {@code fill} false) and ConstantOfShape (the one-element value repeated over the
  * shape input 0 gives, {@code fill} true).
  */
-record ConstantKernel(TensorValue value, boolean fill) implements TensorKernel {
+record ConstantKernel(TensorValue value, boolean fill) implements TensorKernel.Unplanned {
     @Override
     public String op() {
         return fill ? "ConstantOfShape" : "Constant";

@@ -10,7 +10,7 @@ import java.util.List;
  * GatherElements along {@code axis}: output element {@code i} (shaped like the indices) is the data element at
  * i's coordinates with the one along {@code axis} replaced by {@code indices[i]} (negative from the back).
  */
-record GatherElementsKernel(long axis) implements TensorKernel {
+record GatherElementsKernel(long axis) implements TensorKernel.Unplanned {
     @Override
     public String op() {
         return "GatherElements";

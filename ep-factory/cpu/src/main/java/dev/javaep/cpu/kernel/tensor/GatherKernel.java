@@ -36,15 +36,6 @@ record GatherKernel(long axis) implements TensorKernel {
         };
     }
 
-    @Override
-    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
-        Tensor data = inputs.get(0);
-        Tensor indices = inputs.get(1);
-        TensorOps.Gathering g = TensorOps.gather(data.shape(), indices.shape(), axis);
-        Shapes.requireOutputShape(op(), outputs, g.outputShape());
-        gather(data, indices, outputs.get(0), g, new long[Math.toIntExact(g.indexCount())]);
-    }
-
     /** The gather of {@code g}; {@code rows}: room for each index's row (every index is checked before a write). */
     private void gather(Tensor data, Tensor indices, Tensor y, TensorOps.Gathering g, long[] rows) {
         Shapes.requireType(op(), "output", y, data.elementType());

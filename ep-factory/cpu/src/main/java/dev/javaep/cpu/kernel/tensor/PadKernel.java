@@ -14,7 +14,7 @@ import java.util.List;
  * when omitted); the axes from input 3 (opset 18 and later). Every output element is either the constant or the
  * input element {@link PadMode#sourceIndex} maps it to, axis by axis; a row's in-range middle is copied in bulk.
  */
-record PadKernel(PadMode mode, long[] padsAttribute, byte[] valueBits) implements TensorKernel {
+record PadKernel(PadMode mode, long[] padsAttribute, byte[] valueBits) implements TensorKernel.Unplanned {
     @Override
     public String op() {
         return "Pad";

@@ -12,7 +12,7 @@ import java.util.List;
  * Range: {@code start + i·delta} for i in [0, max(ceil((limit - start) / delta), 0)), from three scalar inputs;
  * integers in exact arithmetic, float and double computed in double with one rounding (a fused multiply-add).
  */
-record RangeKernel(ElementType elementType) implements TensorKernel {
+record RangeKernel(ElementType elementType) implements TensorKernel.Unplanned {
     @Override
     public String op() {
         return "Range";

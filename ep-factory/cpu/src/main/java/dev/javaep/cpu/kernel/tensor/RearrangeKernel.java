@@ -36,14 +36,4 @@ record RearrangeKernel(String op, Function<InputValues, TensorOps.Rearrangement>
             }
         };
     }
-
-    @Override
-    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
-        Tensor x = inputs.get(0);
-        Tensor y = outputs.get(0);
-        Shapes.requireType(op, "output", y, x.elementType());
-        TensorOps.Rearrangement r = rule.apply(InputValues.of(op, inputs));
-        Shapes.requireOutputShape(op, outputs, r.outputShape());
-        StridedCopier.copy(x.data(), y.data(), x.elementType().byteSize(), r.copy());
-    }
 }

@@ -16,7 +16,7 @@ import java.util.Set;
  * data offset its index tuple names, tuples in order (so a repeated index is applied in order, the last
  * write winning without a reduction). Every index is checked before anything is written.
  */
-record ScatterNDKernel(ScatterReduction reduction, ElementType elementType) implements TensorKernel {
+record ScatterNDKernel(ScatterReduction reduction, ElementType elementType) implements TensorKernel.Unplanned {
     /** The element types a reduction (add, mul, max, min) computes on. */
     static final Set<ElementType> REDUCIBLE = Set.copyOf(EnumSet.of(ElementType.FLOAT, ElementType.DOUBLE, ElementType.FLOAT16,
             ElementType.BFLOAT16, ElementType.INT8, ElementType.INT16, ElementType.INT32, ElementType.INT64,

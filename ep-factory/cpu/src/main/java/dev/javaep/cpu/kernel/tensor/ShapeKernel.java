@@ -12,7 +12,7 @@ import java.util.List;
  * count, a scalar): int64 outputs that read only the input's shape, never its data, so the input may live in
  * any memory.
  */
-record ShapeKernel(boolean countsElements, long start, Long end) implements TensorKernel {
+record ShapeKernel(boolean countsElements, long start, Long end) implements TensorKernel.Unplanned {
     static ShapeKernel shape(long start, Long end) {
         return new ShapeKernel(false, start, end);
     }

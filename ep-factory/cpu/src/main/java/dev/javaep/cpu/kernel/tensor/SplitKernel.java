@@ -42,15 +42,4 @@ record SplitKernel(SplitRule rule, int outputs) implements TensorKernel {
             }
         };
     }
-
-    @Override
-    public void compute(List<? extends Tensor> inputs, List<? extends Tensor> outputs) {
-        Tensor x = inputs.get(0);
-        TensorOps.Splitting s = rule.splitting(InputValues.of(op(), inputs), this.outputs);
-        Shapes.requireOutputShapes(op(), outputs, s.outputShapes());
-        for (int i = 0; i < outputs.size(); i++) {
-            Shapes.requireType(op(), "output " + i, outputs.get(i), x.elementType());
-            StridedCopier.copy(x.data(), outputs.get(i).data(), x.elementType().byteSize(), s.parts().get(i));
-        }
-    }
 }

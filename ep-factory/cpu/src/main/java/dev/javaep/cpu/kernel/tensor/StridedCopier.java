@@ -15,16 +15,6 @@ import java.util.List;
 final class StridedCopier {
     private StridedCopier() {}
 
-    static void copy(MemorySegment source, MemorySegment target, int elementSize, StridedCopy plan) {
-        StridedCopy c = plan.simplified();
-        copySimplified(source, target, elementSize, c, odometer(c));
-    }
-
-    /** An odometer for {@link #copySimplified} of {@code c}. */
-    private static long[] odometer(StridedCopy c) {
-        return new long[Math.max(0, c.rank() - 1)];
-    }
-
     /**
      * Copies simplified once, each with its odometer, for a kernel plan that runs them every Run (simplifying a
      * copy and its odometer were allocations per call).
@@ -38,7 +28,7 @@ final class StridedCopier {
             this.odometers = new long[copies.size()][];
             for (int i = 0; i < this.copies.length; i++) {
                 this.copies[i] = copies.get(i).simplified();
-                this.odometers[i] = odometer(this.copies[i]);
+                this.odometers[i] = new long[Math.max(0, this.copies[i].rank() - 1)];
             }
         }
 
@@ -48,7 +38,7 @@ final class StridedCopier {
         }
     }
 
-    /** {@link #copy} of a copy that is {@link StridedCopy#simplified()} already, counting in {@code idx} (its contents do not matter). */
+    /** Runs {@code c}, a copy that is {@link StridedCopy#simplified()} already, counting in {@code idx} (its contents do not matter). */
     private static void copySimplified(MemorySegment source, MemorySegment target, int elementSize, StridedCopy c, long[] idx) {
         if (c.elementCount() == 0) {
             return;

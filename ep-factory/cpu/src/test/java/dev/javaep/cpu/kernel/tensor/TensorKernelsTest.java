@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.javaep.cpu.kernel.CpuKernel;
 import dev.javaep.cpu.kernel.CpuKernels;
 import dev.javaep.cpu.kernel.HostTensor;
+import dev.javaep.cpu.kernel.PlannedKernel;
 import dev.javaep.cpu.kernel.TestNodes;
 import dev.javaep.cpu.kernel.TestTensors;
 import dev.javaep.spi.Attribute;
@@ -78,16 +79,36 @@ class TensorKernelsTest {
         return TestNodes.node(op, opset, inputTypes, outputs, attributes);
     }
 
-    /** Runs the node's kernel as the EP does (output shapes from the inputs, then compute) into misaligned outputs. */
+    /**
+     * Runs the node's kernel as the compiled program does: a {@link PlannedKernel} is planned for the inputs, its
+     * plan gives the output shapes (allocated misaligned) and computes; the plan then computes a second time into
+     * fresh outputs, as on the next Run of the same shapes, and both Runs must write the same bytes.
+     */
     private List<HostTensor> run(String op, int opset, List<HostTensor> inputs, List<ElementType> outputTypes, Attribute... attributes) {
         Node node = node(op, opset, inputs, outputTypes, attributes);
         CpuKernel kernel = CpuKernels.forNode(node).orElseThrow(() -> new AssertionError(node + ": " + CpuKernels.support(node)));
-        long[][] shapes = kernel.outputShapes(inputs);
+        if (!(kernel instanceof PlannedKernel planned)) {
+            List<HostTensor> outputs = outputs(kernel.outputShapes(inputs), outputTypes);
+            kernel.compute(inputs, outputs);
+            return outputs;
+        }
+        PlannedKernel.Plan plan = planned.plan(inputs);
+        List<HostTensor> first = outputs(plan.outputShapes(), outputTypes);
+        plan.compute(inputs, first);
+        List<HostTensor> again = outputs(plan.outputShapes(), outputTypes);
+        plan.compute(inputs, again);
+        for (int i = 0; i < first.size(); i++) {
+            assertArrayEquals(first.get(i).data().toArray(ValueLayout.JAVA_BYTE), again.get(i).data().toArray(ValueLayout.JAVA_BYTE),
+                    op + ": output " + i + " of the plan's second Run");
+        }
+        return again;
+    }
+
+    private List<HostTensor> outputs(long[][] shapes, List<ElementType> types) {
         List<HostTensor> outputs = new ArrayList<>();
         for (int i = 0; i < shapes.length; i++) {
-            outputs.add(TestTensors.misaligned(arena, outputTypes.get(i), shapes[i]));
+            outputs.add(TestTensors.misaligned(arena, types.get(i), shapes[i]));
         }
-        kernel.compute(inputs, outputs);
         return outputs;
     }
 
