@@ -46,7 +46,8 @@ import java.util.function.IntFunction;
  * the results, never asserted.
  *
  * <p>Counts are system properties: {@code javaep.bench.interop.warmup} (20), {@code .frames} (200),
- * {@code .imports} (200), {@code .semaphoreCalls} (2000 pairs per path), {@code .loopFrames} (2000 per frame loop),
+ * {@code .imports} (200, after {@code .importWarmup}, 2000), {@code .semaphoreCalls} (2000 pairs per path, after
+ * {@code .semaphoreWarmup}, 20000), {@code .loopFrames} (2000 per frame loop),
  * {@code .runs} (1000 plain Runs); {@code .only=plain-run} prints only the plain-Run table; {@code .cBaseline} names
  * the C baseline's library ({@link CFrameLoop}).
  */
@@ -73,6 +74,12 @@ public final class InteropBenchmark {
     private static final int FRAMES = Integer.getInteger("javaep.bench.interop.frames", 200);
     private static final int IMPORTS = Integer.getInteger("javaep.bench.interop.imports", 200);
     private static final int SEMAPHORE_PAIRS = Integer.getInteger("javaep.bench.interop.semaphoreCalls", 2000);
+    /**
+     * Warm-ups long enough for the JIT to compile the bridge's upcalls: an import's first couple of hundred cycles run
+     * them interpreted (bench-import times those on their own), and a per-call cost of a few µs needs C2's code.
+     */
+    private static final int IMPORT_WARMUP = Integer.getInteger("javaep.bench.interop.importWarmup", 2000);
+    private static final int SEMAPHORE_WARMUP = Integer.getInteger("javaep.bench.interop.semaphoreWarmup", 20000);
     /** {@code javaep.bench.interop.only=plain-run}: only the plain-Run table (run-suite's second pass, with bridge statistics). */
     private static final String ONLY = System.getProperty("javaep.bench.interop.only", "all");
     private static final String PLAIN_RUN_ONLY = "plain-run";
@@ -341,7 +348,7 @@ public final class InteropBenchmark {
     private static Stats[] importCost(VulkanApp app, ExternalResourceImporter importer, CudaDevice cuda) {
         CudaDriver driver = cuda.driver();
         long size = app.input.allocationSize();
-        int warmup = Math.max(10, IMPORTS / 10);
+        int warmup = IMPORT_WARMUP;
         double[] ort = new double[IMPORTS];
         double[] bare = new double[IMPORTS];
         for (int i = 0; i < warmup + IMPORTS; i++) {
@@ -391,7 +398,7 @@ public final class InteropBenchmark {
         cuda.makeCurrent();
         long cuStream = zeroCopy.stream().handle();
         long bareSemaphore = importIntoCuda(driver, app.timeline);
-        int warmup = Math.max(100, SEMAPHORE_PAIRS / 4);
+        int warmup = SEMAPHORE_WARMUP;
         double[] ort = new double[SEMAPHORE_PAIRS];
         double[] bare = new double[SEMAPHORE_PAIRS];
         long value = app.timelineValue; // reached: the last frame's host wait returned
@@ -455,8 +462,8 @@ public final class InteropBenchmark {
         double speedup = copy.median() / zero.median();
         double importRatio = imports[0].median() / imports[1].median();
         double bridge = semaphoreCalls[0].median() - semaphoreCalls[1].median();
-        System.out.printf("## Import of the 33 MB Vulkan buffer (OPAQUE_FD, fresh fd each, exported untimed), %d iterations each,"
-                + " interleaved%n%n", IMPORTS);
+        System.out.printf("## Import of the 33 MB Vulkan buffer (OPAQUE_FD, fresh fd each, exported untimed), %d iterations each"
+                + " after %d of warm-up, interleaved%n%n", IMPORTS, IMPORT_WARMUP);
         System.out.println("| path | median µs | p99 µs |");
         System.out.println("|---|---:|---:|");
         System.out.printf("| ORT + javaep: ImportMemory + CreateTensorFromMemory + release tensor + ReleaseExternalMemoryHandle"
@@ -465,8 +472,8 @@ public final class InteropBenchmark {
                 + " | %.1f | %.1f |%n", imports[1].median(), imports[1].p99());
         System.out.printf("| ORT + javaep / bare CUDA (target ≤ %.1f×) | %.2f× | %.2f× |%n%n", TARGET_IMPORT_RATIO, importRatio,
                 imports[0].p99() / imports[1].p99());
-        System.out.printf("## Timeline semaphore wait + signal on one CUstream (waits already satisfied), %d pairs each,"
-                + " interleaved, µs per call%n%n", SEMAPHORE_PAIRS);
+        System.out.printf("## Timeline semaphore wait + signal on one CUstream (waits already satisfied), %d pairs each after %d"
+                + " of warm-up, interleaved, µs per call%n%n", SEMAPHORE_PAIRS, SEMAPHORE_WARMUP);
         System.out.println("| path | median µs | p99 µs |");
         System.out.println("|---|---:|---:|");
         System.out.printf("| ORT + javaep: WaitSemaphore + SignalSemaphore | %.2f | %.2f |%n",
