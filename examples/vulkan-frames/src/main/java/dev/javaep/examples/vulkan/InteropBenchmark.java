@@ -47,8 +47,8 @@ import java.util.function.IntFunction;
  *
  * <p>Counts are system properties: {@code javaep.bench.interop.warmup} (20), {@code .frames} (200),
  * {@code .imports} (200, after {@code .importWarmup}, 2000), {@code .semaphoreCalls} (2000 pairs per path, after
- * {@code .semaphoreWarmup}, 20000), {@code .loopFrames} (2000 per frame loop),
- * {@code .runs} (1000 plain Runs); {@code .only=plain-run} prints only the plain-Run table; {@code .cBaseline} names
+ * {@code .semaphoreWarmup}, 20000), {@code .loopFrames} (2000 per frame loop, after {@code .loopWarmup}, 20000),
+ * {@code .runs} (1000 plain Runs, after {@code .runWarmup}, 20000); {@code .only=plain-run} prints only the plain-Run table; {@code .cBaseline} names
  * the C baseline's library ({@link CFrameLoop}).
  */
 public final class InteropBenchmark {

@@ -51,10 +51,14 @@ final class ReluFrames implements AutoCloseable {
     private static final double TARGET_PLAIN_RUN_MICROS = 30;
     private static final int ROUNDS = 5;
     private static final int LOOP_FRAMES = Integer.getInteger("javaep.bench.interop.loopFrames", 2000);
-    /** Enough frames for the JIT to compile loop (b)'s Java before timing starts. */
-    private static final int LOOP_WARMUP = Integer.getInteger("javaep.bench.interop.loopWarmup", 300);
+    /**
+     * Frames (per loop) and Runs before timing starts: enough for C2 to compile the Java of every path (the bridge's
+     * upcalls and the FFM loop's calls; HotSpot's last tier comes after some 15,000 calls of a method, and a few
+     * hundred leave them in C1's profiling code).
+     */
+    private static final int LOOP_WARMUP = Integer.getInteger("javaep.bench.interop.loopWarmup", 20000);
     private static final int RUNS = Integer.getInteger("javaep.bench.interop.runs", 1000);
-    private static final int RUN_WARMUP = Math.max(50, RUNS / 5);
+    private static final int RUN_WARMUP = Integer.getInteger("javaep.bench.interop.runWarmup", 20000);
     private static final int KERNEL_TIMINGS = 200;
 
     private final VulkanApp app;
