@@ -4,7 +4,8 @@ model to ONNX (TorchScript exporter, opset 17; the dynamo exporter, opset 18, if
 .half() model) into OUT_DIR, then times PyTorch eager (forward + torch.cuda.synchronize() per iteration, timed on the
 host, as a Run of ORT ends synchronised) and PyTorch replaying a CUDA graph (torch.cuda.CUDAGraph with a static input
 and output; replay + synchronize per iteration), median of ITERS after warm-up. PyTorch's default settings
-(cudnn.benchmark False, cudnn.allow_tf32 True: float32 convolutions may use TF32).
+(cudnn.benchmark False, cudnn.allow_tf32 True: float32 convolutions may use TF32). With JAVAEP_TORCH_PROFILE=FILE,
+each case also appends PyTorch's GPU kernels per eager forward (torch.profiler) to FILE.
 
 Prints the versions, then one line per case (fields separated by single spaces; the Java side parses them):
     case MODEL BATCH DTYPE HEIGHT WIDTH ONNX_PATH EAGER_MS GRAPH_MS
@@ -89,6 +90,33 @@ def graph_ms(model, x, iters):
     return ms
 
 
+def kernel_profile(model, x, label, path, forwards=10):
+    """Appends PyTorch's GPU kernels per eager forward to `path` (torch.profiler, CUDA activity): the total kernel time,
+    then each kernel's µs and launches per forward, largest first. Eager runs the kernels a CUDA graph replays."""
+    from torch.profiler import ProfilerActivity, profile
+    with torch.no_grad():
+        for _ in range(3):
+            model(x)
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(forwards):
+                model(x)
+            torch.cuda.synchronize()
+    rows = []
+    for evt in prof.key_averages():
+        us = getattr(evt, "self_device_time_total", None)
+        if us is None:
+            us = getattr(evt, "self_cuda_time_total", 0)
+        if us > 0:
+            rows.append((us / forwards, evt.count / forwards, evt.key))
+    rows.sort(reverse=True)
+    with open(path, "a") as f:
+        f.write(f"## {label}: PyTorch's GPU kernels per eager forward: {sum(r[0] for r in rows):.1f} µs in all\n")
+        for us, count, key in rows[:25]:
+            f.write(f"{us:9.1f} µs {count:5.1f}x  {key[:140]}\n")
+        f.write("\n")
+
+
 def main():
     out_dir = sys.argv[1]
     iters = int(sys.argv[2]) if len(sys.argv) > 2 else 100
@@ -113,6 +141,8 @@ def main():
                         eager = median_ms(lambda: model(x), iters)
                         graph = graph_ms(model, x, iters)
                     print(f"case {name} {batch} {dtype_name} {height} {width} {path} {eager:.4f} {graph:.4f}", flush=True)
+                    if os.environ.get("JAVAEP_TORCH_PROFILE"):  # a file: PyTorch's kernels per forward, per case
+                        kernel_profile(model, x, f"{name} b{batch} {dtype_name}", os.environ["JAVAEP_TORCH_PROFILE"])
                     if dtype != torch.float32:
                         # how far PyTorch's own half model lands from its float32 model on the same input: the yardstick
                         # for an EP's float16 output (random weights can overflow float16 in PyTorch too)

@@ -20,8 +20,10 @@ import java.util.Map;
  * for ({@link #table}) or a group closes (logged at info level). Off, a group never gets here.
  *
  * <p>Process-wide, like {@code CudaTransferCounters}: a benchmark {@link #reset}s, runs a session, and prints
- * {@link #table}. The events add a little time of their own between steps, so the sum is an upper bound of an
- * eager Run's device time, not the time of a replayed graph.
+ * {@link #table}. Each step's start event waits behind a short spin kernel ({@link CudaStepTimer#SPIN_MICROS}), so the
+ * host has queued the whole step before the device reaches it: a pair measures the step's device time, not the device
+ * idling while the host queues the step's launches (which an eager Run has and a replayed graph has not). The sum is
+ * then the device time of the group's steps back to back, close to what a replayed graph runs.
  */
 public final class CudaStepBreakdown {
     public static final String PROPERTY = "javaep.cuda.profileSteps";

@@ -4,6 +4,9 @@ import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.StepProfiler;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 
 /**
@@ -17,9 +20,38 @@ final class CudaStepTimer implements AutoCloseable {
     /** A step begun: when, on the host, and its start event (0 for a host step). */
     record Mark(long startNanos, long startEvent) {}
 
+    /**
+     * How long the device spins before a gap-filled step's start event ({@link #begin(boolean, long, boolean)}), µs:
+     * longer than the host takes to queue any one step (cuDNN's legacy calls take 60–90 µs of host time).
+     */
+    static final long SPIN_MICROS = Long.getLong("javaep.cuda.profileSteps.spinMicros", 500);
+    /** One thread spinning on {@code %globaltimer} for the nanoseconds its parameter gives. */
+    private static final String SPIN_PTX = """
+            .version 7.0
+            .target sm_52
+            .address_size 64
+            .visible .entry javaep_spin_ns(.param .u64 nanos)
+            {
+                .reg .u64 %rd<5>;
+                .reg .pred %p1;
+                ld.param.u64 %rd1, [nanos];
+                mov.u64 %rd2, %globaltimer;
+            SPIN:
+                mov.u64 %rd3, %globaltimer;
+                sub.u64 %rd4, %rd3, %rd2;
+                setp.lt.u64 %p1, %rd4, %rd1;
+                @%p1 bra SPIN;
+                ret;
+            }
+            """;
+
     private final CudaDevice device;
     private final ArrayDeque<Long> pool = new ArrayDeque<>();
     private boolean closed;
+    /** The spin kernel's module and function, loaded on the first gap-filled step; 0 before. */
+    private long spinModule;
+    private long spinFunction;
+    private MemorySegment spinParams;
 
     CudaStepTimer(CudaDevice device) {
         this.device = device;
@@ -27,13 +59,40 @@ final class CudaStepTimer implements AutoCloseable {
 
     /** Before a step: its start event recorded on {@code stream} (a device step). Call with the device current. */
     Mark begin(boolean onHost, long stream) {
+        return begin(onHost, stream, false);
+    }
+
+    /**
+     * As {@link #begin(boolean, long)}; with {@code fillHostGaps}, a device step's start event is queued behind a
+     * kernel that keeps the device busy for {@link #SPIN_MICROS}, so that by the time the device reaches the event the
+     * host has queued the whole step: the pair then measures the step's device time alone, not the device waiting
+     * for the host between the step's launches (what an eager Run's pairs include, and a replayed graph does not).
+     */
+    Mark begin(boolean onHost, long stream, boolean fillHostGaps) {
         long startNanos = System.nanoTime();
         long startEvent = 0L;
         if (!onHost) {
+            if (fillHostGaps) {
+                spin(stream);
+            }
             startEvent = acquire();
             device.driver().eventRecord(startEvent, stream);
         }
         return new Mark(startNanos, startEvent);
+    }
+
+    private synchronized void spin(long stream) {
+        CudaDriver driver = device.driver();
+        if (spinFunction == 0L) {
+            spinModule = driver.moduleLoadData(SPIN_PTX);
+            spinFunction = driver.moduleGetFunction(spinModule, "javaep_spin_ns");
+            Arena arena = Arena.ofAuto();
+            MemorySegment nanos = arena.allocate(ValueLayout.JAVA_LONG);
+            nanos.set(ValueLayout.JAVA_LONG, 0, SPIN_MICROS * 1000);
+            spinParams = arena.allocate(ValueLayout.ADDRESS);
+            spinParams.set(ValueLayout.ADDRESS, 0, nanos);
+        }
+        driver.launchKernel(spinFunction, 1, 1, 1, 1, 1, 1, 0, stream, spinParams);
     }
 
     /** After the step: its end event recorded on {@code stream}, and the step noted with {@code profiler}. */
@@ -113,5 +172,14 @@ final class CudaStepTimer implements AutoCloseable {
             pool.clear();
         }
         events.forEach(this::destroy);
+        long module;
+        synchronized (this) {
+            module = spinModule;
+            spinModule = 0L;
+            spinFunction = 0L;
+        }
+        if (module != 0L && !device.isLost()) {
+            device.driver().moduleUnload(module);
+        }
     }
 }

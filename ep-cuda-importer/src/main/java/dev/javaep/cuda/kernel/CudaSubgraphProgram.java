@@ -632,7 +632,7 @@ public final class CudaSubgraphProgram implements CompiledNode {
             try {
                 for (Step step : steps) {
                     stepContext.step = step;
-                    CudaStepTimer.Mark mark = timer == null ? null : timer.begin(step.onHost(), stream);
+                    CudaStepTimer.Mark mark = timer == null ? null : timer.begin(step.onHost(), stream, breakdown);
                     if (step.onHost()) {
                         stepContext.runOnHost();
                     } else {
