@@ -4,9 +4,6 @@ import dev.javaep.cuda.CudaDevice;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.spi.Node;
 import dev.javaep.spi.StepProfiler;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 
 /**
@@ -25,33 +22,11 @@ final class CudaStepTimer implements AutoCloseable {
      * longer than the host takes to queue any one step (cuDNN's legacy calls take 60–90 µs of host time).
      */
     static final long SPIN_MICROS = Long.getLong("javaep.cuda.profileSteps.spinMicros", 500);
-    /** One thread spinning on {@code %globaltimer} for the nanoseconds its parameter gives. */
-    private static final String SPIN_PTX = """
-            .version 7.0
-            .target sm_52
-            .address_size 64
-            .visible .entry javaep_spin_ns(.param .u64 nanos)
-            {
-                .reg .u64 %rd<5>;
-                .reg .pred %p1;
-                ld.param.u64 %rd1, [nanos];
-                mov.u64 %rd2, %globaltimer;
-            SPIN:
-                mov.u64 %rd3, %globaltimer;
-                sub.u64 %rd4, %rd3, %rd2;
-                setp.lt.u64 %p1, %rd4, %rd1;
-                @%p1 bra SPIN;
-                ret;
-            }
-            """;
-
     private final CudaDevice device;
     private final ArrayDeque<Long> pool = new ArrayDeque<>();
     private boolean closed;
-    /** The spin kernel's module and function, loaded on the first gap-filled step; 0 before. */
-    private long spinModule;
-    private long spinFunction;
-    private MemorySegment spinParams;
+    /** The spin kernel, loaded on the first gap-filled step; null before. */
+    private DeviceSpin spin;
 
     CudaStepTimer(CudaDevice device) {
         this.device = device;
@@ -82,17 +57,10 @@ final class CudaStepTimer implements AutoCloseable {
     }
 
     private synchronized void spin(long stream) {
-        CudaDriver driver = device.driver();
-        if (spinFunction == 0L) {
-            spinModule = driver.moduleLoadData(SPIN_PTX);
-            spinFunction = driver.moduleGetFunction(spinModule, "javaep_spin_ns");
-            Arena arena = Arena.ofAuto();
-            MemorySegment nanos = arena.allocate(ValueLayout.JAVA_LONG);
-            nanos.set(ValueLayout.JAVA_LONG, 0, SPIN_MICROS * 1000);
-            spinParams = arena.allocate(ValueLayout.ADDRESS);
-            spinParams.set(ValueLayout.ADDRESS, 0, nanos);
+        if (spin == null) {
+            spin = new DeviceSpin(device.driver());
         }
-        driver.launchKernel(spinFunction, 1, 1, 1, 1, 1, 1, 0, stream, spinParams);
+        spin.spin(stream, SPIN_MICROS);
     }
 
     /** After the step: its end event recorded on {@code stream}, and the step noted with {@code profiler}. */
@@ -172,14 +140,15 @@ final class CudaStepTimer implements AutoCloseable {
             pool.clear();
         }
         events.forEach(this::destroy);
-        long module;
+        DeviceSpin loaded;
         synchronized (this) {
-            module = spinModule;
-            spinModule = 0L;
-            spinFunction = 0L;
+            loaded = spin;
+            spin = null;
         }
-        if (module != 0L && !device.isLost()) {
-            device.driver().moduleUnload(module);
+        if (loaded != null && !device.isLost()) {
+            device.makeCurrent();
+            device.driver().ctxSynchronize(); // spins may still be queued on the Runs' streams (profiling only)
+            loaded.close();
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.javaep.cuda.kernel.conv;
 import dev.javaep.cuda.driver.CudaDriver;
 import dev.javaep.cuda.dnn.Cudnn;
 import dev.javaep.cuda.kernel.CudaKernelLibrary;
+import dev.javaep.cuda.kernel.DeviceSpin;
 import dev.javaep.cuda.kernel.elementwise.ElementwiseKernels.FusableActivation;
 import dev.javaep.spi.ElementType;
 import dev.javaep.spi.EpLog;
@@ -32,7 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable {
     /** Timed launches per candidate algorithm, after one untimed one. */
-    private static final int TIMED_LAUNCHES = 3;
+    private static final int TIMED_LAUNCHES = 5;
     /**
      * The algorithm chosen per geometry (element type, math, window, transposed, device; for the fused call also whether
      * there is a residual), for every node in the process; for the fused call -1 when the plain convolution won.
@@ -306,7 +307,7 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
         int best = -1;
         float bestMillis = Float.MAX_VALUE;
         StringBuilder timings = new StringBuilder();
-        try {
+        try (DeviceSpin spin = new DeviceSpin(driver)) {
             for (int algorithm = 0; algorithm < count; algorithm++) {
                 long bytes = workspaceOf.applyAsLong(algorithm);
                 if (bytes < 0 || bytes > free / 2) {
@@ -315,12 +316,14 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
                 long workspace = 0;
                 try {
                     workspace = bytes > 0 ? driver.memAllocAsync(bytes, stream) : 0;
+                    long queueing = System.nanoTime();
                     if (candidate.launch(algorithm, workspace, bytes) != Cudnn.SUCCESS) {
                         continue;
                     }
+                    queueing = System.nanoTime() - queueing;
                     int timed = algorithm;
                     long timedWorkspace = workspace;
-                    float millis = millisPerLaunch(driver, stream, start, end,
+                    float millis = millisPerLaunch(driver, spin, stream, start, end, queueing,
                             () -> candidate.launch(timed, timedWorkspace, bytes));
                     timings.append(String.format(java.util.Locale.ROOT, " %d:%.3f", algorithm, millis));
                     if (millis < bestMillis) {
@@ -335,6 +338,7 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
                     }
                 }
             }
+            driver.streamSynchronize(stream); // a timing that threw part-way may have left a spin queued
         } finally {
             driver.eventDestroy(start);
             driver.eventDestroy(end);
@@ -348,17 +352,31 @@ final class CudnnConvolution implements ConvolutionNode.Algorithm, AutoCloseable
     private static float time(CudaDriver driver, long stream, Runnable launch) {
         long start = driver.eventCreate(CudaDriver.EVENT_DEFAULT);
         long end = driver.eventCreate(CudaDriver.EVENT_DEFAULT);
-        try {
+        try (DeviceSpin spin = new DeviceSpin(driver)) {
+            long queueing = System.nanoTime();
             launch.run();
-            return millisPerLaunch(driver, stream, start, end, launch);
+            try {
+                return millisPerLaunch(driver, spin, stream, start, end, System.nanoTime() - queueing, launch);
+            } finally {
+                driver.streamSynchronize(stream); // the spin must not outlive its module
+            }
         } finally {
             driver.eventDestroy(start);
             driver.eventDestroy(end);
         }
     }
 
-    /** {@link #TIMED_LAUNCHES} of {@code launch} between {@code start} and {@code end} on the stream: ms per launch. */
-    private static float millisPerLaunch(CudaDriver driver, long stream, long start, long end, Runnable launch) {
+    /**
+     * {@link #TIMED_LAUNCHES} of {@code launch} between {@code start} and {@code end} on the stream: ms per launch of
+     * device time. The pair waits behind a spin ({@link DeviceSpin}) longer than queueing the launches takes the host
+     * (twice {@code queueingNanos}, one untimed launch's host time, per launch): otherwise a launch that costs more
+     * host time than device time (a legacy cuDNN call: 60–90 µs; a small convolution: 10–30 µs) would be timed at the
+     * host's pace, and every algorithm would look alike, the choice falling on noise.
+     */
+    private static float millisPerLaunch(CudaDriver driver, DeviceSpin spin, long stream, long start, long end,
+                                         long queueingNanos, Runnable launch) {
+        long spinMicros = Math.clamp(2 * (TIMED_LAUNCHES + 1) * queueingNanos / 1000 + 100, 200, 20_000);
+        spin.spin(stream, spinMicros);
         driver.eventRecord(start, stream);
         for (int i = 0; i < TIMED_LAUNCHES; i++) {
             launch.run();
