@@ -27,8 +27,9 @@ final class ConvPanels {
     private static final int GRAIN = 32;
     static final int MAX_BLOCK = 512;
     /**
-     * Floats past its end that an input buffer and a tile row must have: the vector kernel computes whole vectors
-     * (up to one vector of the widest, 2048-bit, species), reading past the last position and writing its results past the last column.
+     * Floats past its end that an input buffer and a tile row must have: the vector kernel computes whole vectors, so
+     * it reads up to one vector (of the widest species, 2048 bits) past the last position and writes as far past the
+     * last column.
      */
     static final int SLACK = 64;
     private static final int TILE_ROW = MAX_BLOCK + SLACK;
@@ -156,8 +157,28 @@ final class ConvPanels {
         }
     }
 
+    /**
+     * Output channel {@code j} of {@code group} at positions {@code [0, positions)} into {@code out} (plus
+     * {@link #SLACK}): a depthwise convolution, whose one input channel's taps are at {@code rowAt[0 .. depth)}.
+     */
+    void oneChannel(int group, int j, float[] in, int[] rowAt, int positions, float[] out) {
+        int aAt = (group * panels + j / ROWS) * ROWS * depth + j % ROWS;
+        float b = bias[group * panels * ROWS + j];
+        if (VectorSupport.AVAILABLE) {
+            ConvVectors.oneChannel(packed, aAt, depth, in, rowAt, positions, b, out);
+            return;
+        }
+        Arrays.fill(out, 0, positions, b);
+        for (int p = 0; p < depth; p++) {
+            float a = packed[aAt + p * ROWS];
+            for (int i = 0, at = rowAt[p]; i < positions; i++) {
+                out[i] += a * in[at + i];
+            }
+        }
+    }
+
     /** Copies tile row positions {@code [j0, j1)} (at {@code tileAt}) to Y, dropping padding columns. */
-    private static void store(float[] tile, int tileAt, int j0, int j1, int pitch, int width, MemorySegment y, long yRow) {
+    static void store(float[] tile, int tileAt, int j0, int j1, int pitch, int width, MemorySegment y, long yRow) {
         if (pitch == width) {
             MemorySegment.copy(tile, tileAt, y, F, (yRow + j0) * Float.BYTES, j1 - j0);
             return;

@@ -85,4 +85,32 @@ final class ConvVectors {
             c3.intoArray(tile, 3 * tileRow + t);
         }
     }
+
+    /**
+     * {@code out[j] = bias + sum_p a[aAt + p*4] * b[rowAt[p] + j]} for {@code j < positions} (one channel of a panel:
+     * the depthwise convolution), in whole vectors (two at a time, so that two FMA chains overlap) into {@code out}'s
+     * slack.
+     */
+    static void oneChannel(float[] a, int aAt, int depth, float[] b, int[] rowAt, int positions, float bias, float[] out) {
+        int j = 0;
+        for (; j + L < positions; j += 2 * L) {
+            FloatVector c0 = FloatVector.broadcast(S, bias);
+            FloatVector c1 = c0;
+            for (int p = 0, ai = aAt; p < depth; p++, ai += 4) {
+                int bi = rowAt[p] + j;
+                FloatVector t = FloatVector.broadcast(S, a[ai]);
+                c0 = FloatVector.fromArray(S, b, bi).fma(t, c0);
+                c1 = FloatVector.fromArray(S, b, bi + L).fma(t, c1);
+            }
+            c0.intoArray(out, j);
+            c1.intoArray(out, j + L);
+        }
+        if (j < positions) {
+            FloatVector c0 = FloatVector.broadcast(S, bias);
+            for (int p = 0, ai = aAt; p < depth; p++, ai += 4) {
+                c0 = FloatVector.fromArray(S, b, rowAt[p] + j).fma(FloatVector.broadcast(S, a[ai]), c0);
+            }
+            c0.intoArray(out, j);
+        }
+    }
 }

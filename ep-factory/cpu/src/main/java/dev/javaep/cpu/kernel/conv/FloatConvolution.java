@@ -2,9 +2,7 @@ package dev.javaep.cpu.kernel.conv;
 
 import static dev.javaep.cpu.kernel.conv.FloatData.F;
 
-import dev.javaep.cpu.kernel.FloatVectors;
 import dev.javaep.cpu.kernel.KernelThreads;
-import dev.javaep.cpu.kernel.VectorSupport;
 import dev.javaep.spi.ops.ConvOps.ConvGeometry;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -12,8 +10,9 @@ import java.util.Arrays;
 /**
  * Conv on float32 segments, per image and group, in one of three forms:
  * <ul>
- *   <li><b>depthwise</b> (one input channel and fewer than {@link ConvPanels#ROWS} output channels per group): a direct
- *       loop per kernel tap over whole output rows, vectorised; a product would multiply every input by a single row;</li>
+ *   <li><b>depthwise</b> (1 or 2 spatial axes, one input channel and fewer than {@link ConvPanels#ROWS} output
+ *       channels per group): per channel, the phase planes below, and per output position a vector accumulator over
+ *       the kernel taps; a product would multiply every input by a single row;</li>
  *   <li><b>shifted rows</b> (1 or 2 spatial axes, pointwise convolutions included): the group's input is copied once
  *       into zero-bordered planes, split by stride phase: {@code [C/g, strideH, strideW, Hq, Wq]}, input
  *       {@code (ih, iw)} at padded position {@code (ph, pw) = (ih + padH, iw + padW)} going to phase
@@ -23,11 +22,11 @@ import java.util.Arrays;
  *       input row of a (channel, tap) is a phase plane read from an offset on, at positions {@code oh * Wq + ow}, of
  *       which the {@code Wq - OW} past each output row are computed and dropped. No input is copied more than once
  *       (im2col copies it K times);</li>
- *   <li><b>im2col</b> otherwise (3 spatial axes): the input patches of a run of output rows are copied into a column
- *       matrix {@code [C/g * K, rows * OW]} (zeros where the window reads padding). The run is sized so that the column
- *       matrix stays near 1 MiB.</li>
+ *   <li><b>im2col</b> otherwise (3 spatial axes, depthwise ones included): the input patches of a run of output rows
+ *       are copied into a column matrix {@code [C/g * K, rows * OW]} (zeros where the window reads padding). The run is
+ *       sized so that the column matrix stays near 1 MiB.</li>
  * </ul>
- * The last two multiply by the weights in {@link ConvPanels} (packed once per plan when constant; bias added in
+ * All take the weights from {@link ConvPanels} (packed once per plan when constant; bias added in
  * registers; Y written once). Not thread-safe: one instance per geometry and thread (a {@link ConvKernel} plan's), which
  * keeps the task bodies it hands the kernel threads (made once: a lambda per call was an allocation per Run) and the
  * call's operands while it runs.
@@ -38,16 +37,15 @@ final class FloatConvolution {
     /** Multiply-adds from which the depthwise convolution and the column filling are split across kernel threads. */
     private static final long PARALLEL_MULTIPLY_ADDS = 1L << 17;
     /**
-     * The thread's reusable heap buffers ({@link #buffer}): depthwise input plane, output plane, taps; im2col columns,
-     * the product's output tile, the padded input planes of the shifted-rows form.
+     * The thread's reusable heap buffers ({@link #buffer}): an input row or plane (phase and column filling), the
+     * depthwise output positions, im2col columns, the product's output tile, the phase planes.
      */
     static final int IN = 0;
     static final int OUT = 1;
-    static final int TAPS = 2;
-    static final int COLUMNS = 3;
-    static final int TILE = 4;
-    static final int PADDED = 5;
-    private static final ThreadLocal<float[][]> BUFFERS = ThreadLocal.withInitial(() -> new float[6][0]);
+    static final int COLUMNS = 2;
+    static final int TILE = 3;
+    static final int PADDED = 4;
+    private static final ThreadLocal<float[][]> BUFFERS = ThreadLocal.withInitial(() -> new float[5][0]);
 
     private final ConvGeometry g;
     private final Window3 w;
@@ -62,7 +60,7 @@ final class FloatConvolution {
     private final int channelFloats;
     /** Per phase {@code a * strideW + b}: whether a tap reads it (a 1x1 kernel with a stride reads one of them). */
     private final boolean[] phaseRead;
-    /** The product's weights, or null (depthwise). */
+    /** The weights (and bias) in panels of four output channels. */
     private final ConvPanels panels;
     /** Where each input row (channel, tap) of the product starts: fixed for shifted rows, per run for im2col. */
     private final int[] rowAt;
@@ -71,7 +69,6 @@ final class FloatConvolution {
     private final KernelThreads.Body columnTasks = this::columnTask;
     /** The call's operands and split, for the task bodies. */
     private MemorySegment x;
-    private MemorySegment weights;
     private MemorySegment y;
     private int groups;
     private long planes;
@@ -90,16 +87,16 @@ final class FloatConvolution {
         this.cg = Math.toIntExact(geometry.inChannelsPerGroup());
         this.mg = Math.toIntExact(geometry.outChannelsPerGroup());
         this.k = w.kernelSize();
-        this.depthwise = cg == 1 && mg < ConvPanels.ROWS;
-        this.shiftedRows = !depthwise && w.inD() == 1 && w.kD() == 1 && w.padD() == 0 && w.padEndD() == 0;
+        this.shiftedRows = w.inD() == 1 && w.kD() == 1 && w.padD() == 0 && w.padEndD() == 0;
+        this.depthwise = shiftedRows && cg == 1 && mg < ConvPanels.ROWS;
         int sH = w.strideH();
         int sW = w.strideW();
         this.phaseH = Math.ceilDiv(w.inH() + w.padH() + w.padEndH(), sH);
         this.phaseW = Math.ceilDiv(w.inW() + w.padW() + w.padEndW(), sW);
         this.channelFloats = sH * sW * phaseH * phaseW;
         this.phaseRead = new boolean[sH * sW];
-        this.panels = depthwise ? null : new ConvPanels(Math.toIntExact(geometry.group()), mg, cg * k, constantWeights);
-        this.rowAt = depthwise ? null : new int[cg * k];
+        this.panels = new ConvPanels(Math.toIntExact(geometry.group()), mg, cg * k, constantWeights);
+        this.rowAt = new int[cg * k];
         if (shiftedRows) {
             for (int c = 0, p = 0; c < cg; c++) {
                 for (int kh = 0; kh < w.kH(); kh++) {
@@ -117,7 +114,7 @@ final class FloatConvolution {
 
     /** Whether {@link #run} reads W this call (not once constant weights are packed): a float16 W need not be converted. */
     boolean needsWeights() {
-        return panels == null || panels.needsWeights();
+        return panels.needsWeights();
     }
 
     /**
@@ -136,22 +133,18 @@ final class FloatConvolution {
             return;
         }
         this.x = x;
-        this.weights = weights;
         this.y = y;
         try {
-            if (depthwise) {
-                fillBias(b, y, batch, Math.toIntExact(g.outChannels()), outSize);
-                depthwise(x, weights, y, batch, groups);
-                return;
-            }
             panels.prepare(weights, b);
-            if (shiftedRows) {
+            if (depthwise) {
+                depthwise(x, y, batch, groups);
+            } else if (shiftedRows) {
                 shiftedRows(x, y, batch, groups);
             } else {
                 im2col(x, y, batch, groups);
             }
         } finally {
-            this.x = this.weights = this.y = null; // the Run's memory is not kept reachable from the plan
+            this.x = this.y = null; // the Run's memory is not kept reachable from the plan
             this.columns = null;
         }
     }
@@ -164,25 +157,25 @@ final class FloatConvolution {
             for (int group = 0; group < groups; group++) {
                 long xStart = (n * g.inChannels() + (long) group * cg) * w.inSize();
                 long yStart = (n * g.outChannels() + (long) group * mg) * w.outSize();
-                fillPhases(x, xStart, planes);
+                fillPhases(x, xStart, cg, planes);
                 panels.multiply(group, planes, rowAt, 0, positions, phaseW, w.outW(), y, yStart, w.outSize());
             }
         }
     }
 
-    /** Copies the group's channels from {@code xStart} into the phase planes it reads, zeros around. */
-    private void fillPhases(MemorySegment x, long xStart, float[] planes) {
+    /** Copies {@code channels} channels from {@code xStart} into the phase planes that taps read, zeros around. */
+    private void fillPhases(MemorySegment x, long xStart, int channels, float[] planes) {
         int inH = w.inH();
         int inW = w.inW();
         int sH = w.strideH();
         int sW = w.strideW();
         if (sH == 1 && sW == 1 && channelFloats == inH * inW) { // stride 1, no padding: the planes are X's
-            MemorySegment.copy(x, F, xStart * Float.BYTES, planes, 0, cg * inH * inW);
+            MemorySegment.copy(x, F, xStart * Float.BYTES, planes, 0, channels * inH * inW);
             return;
         }
         int phaseSize = phaseH * phaseW;
         float[] row = sW == 1 ? null : buffer(IN, inW);
-        for (int c = 0; c < cg; c++) {
+        for (int c = 0; c < channels; c++) {
             int channel = c * channelFloats;
             for (int phase = 0; phase < phaseRead.length; phase++) {
                 if (phaseRead[phase]) {
@@ -235,85 +228,39 @@ final class FloatConvolution {
         }
     }
 
-    private void depthwise(MemorySegment x, MemorySegment weights, MemorySegment y, long batch, int groups) {
+    private void depthwise(MemorySegment x, MemorySegment y, long batch, int groups) {
         KernelThreads pool = KernelThreads.current();
         long planes = batch * groups;
         // a task is a run of whole channels; split only when the work outweighs a hand-off
         int tasks = (long) w.outSize() * k * planes * mg < PARALLEL_MULTIPLY_ADDS ? 1
                 : (int) Math.min(planes, pool.tasks());
-        long planesPerTask = Math.ceilDiv(planes, tasks);
         if (tasks == 1) {
-            depthwisePlanes(x, weights, y, groups, 0, planes);
+            depthwisePlanes(x, y, groups, 0, planes);
         } else {
             this.groups = groups;
             this.planes = planes;
-            this.planesPerTask = planesPerTask;
+            this.planesPerTask = Math.ceilDiv(planes, tasks);
             pool.parallelFor(tasks, depthwiseTasks);
         }
     }
 
     private void depthwiseTask(int t) {
-        depthwisePlanes(x, weights, y, groups, t * planesPerTask, Math.min(planes, (t + 1) * planesPerTask));
+        depthwisePlanes(x, y, groups, t * planesPerTask, Math.min(planes, (t + 1) * planesPerTask));
     }
 
     /** Depthwise convolution of input planes {@code [first, end)} (plane = image * groups + group). */
-    private void depthwisePlanes(MemorySegment x, MemorySegment weights, MemorySegment y, int groups, long first, long end) {
-        int inSize = w.inSize();
-        int outSize = w.outSize();
-        float[] in = buffer(IN, inSize);
-        float[] out = buffer(OUT, outSize);
-        float[] taps = buffer(TAPS, k);
+    private void depthwisePlanes(MemorySegment x, MemorySegment y, int groups, long first, long end) {
+        float[] phases = buffer(PADDED, channelFloats + ConvPanels.SLACK);
+        int positions = (w.outH() - 1) * phaseW + w.outW();
+        float[] out = buffer(OUT, positions + ConvPanels.SLACK);
         for (long plane = first; plane < end; plane++) {
             long n = plane / groups;
             int group = (int) (plane % groups);
-            MemorySegment.copy(x, F, (n * g.inChannels() + group) * inSize * 4L, in, 0, inSize);
+            fillPhases(x, (n * g.inChannels() + group) * w.inSize(), 1, phases);
             for (int j = 0; j < mg; j++) {
-                int m = group * mg + j;
-                long yStart = (n * g.outChannels() + m) * outSize;
-                MemorySegment.copy(y, F, yStart * 4L, out, 0, outSize);
-                MemorySegment.copy(weights, F, (long) m * k * 4L, taps, 0, k);
-                depthwisePlane(in, taps, out);
-                MemorySegment.copy(out, 0, y, F, yStart * 4L, outSize);
-            }
-        }
-    }
-
-    /** {@code out += conv(in, taps)} for one input channel and one output channel. */
-    void depthwisePlane(float[] in, float[] taps, float[] out) {
-        for (int kd = 0; kd < w.kD(); kd++) {
-            for (int kh = 0; kh < w.kH(); kh++) {
-                for (int kw = 0; kw < w.kW(); kw++) {
-                    float tap = taps[(kd * w.kH() + kh) * w.kW() + kw];
-                    int offsetW = kw * w.dilationW() - w.padW();
-                    // outputs whose input column ow * strideW + offsetW lies in [0, inW)
-                    int owFirst = offsetW >= 0 ? 0 : Math.ceilDiv(-offsetW, w.strideW());
-                    int owEnd = Math.min(w.outW(), Math.max(0, Math.ceilDiv(w.inW() - offsetW, w.strideW())));
-                    for (int od = 0; od < w.outD(); od++) {
-                        int id = od * w.strideD() - w.padD() + kd * w.dilationD();
-                        if (id < 0 || id >= w.inD()) {
-                            continue;
-                        }
-                        for (int oh = 0; oh < w.outH(); oh++) {
-                            int ih = oh * w.strideH() - w.padH() + kh * w.dilationH();
-                            if (ih < 0 || ih >= w.inH()) {
-                                continue;
-                            }
-                            int inRow = (id * w.inH() + ih) * w.inW() + offsetW;
-                            int outRow = (od * w.outH() + oh) * w.outW();
-                            if (w.strideW() == 1 && VectorSupport.AVAILABLE) {
-                                FloatVectors.multiplyAdd(tap, in, inRow + owFirst, out, outRow + owFirst, owEnd - owFirst);
-                            } else if (w.strideW() == 1) {
-                                for (int ow = owFirst; ow < owEnd; ow++) {
-                                    out[outRow + ow] += tap * in[inRow + ow];
-                                }
-                            } else {
-                                for (int ow = owFirst; ow < owEnd; ow++) {
-                                    out[outRow + ow] += tap * in[inRow + ow * w.strideW()];
-                                }
-                            }
-                        }
-                    }
-                }
+                panels.oneChannel(group, j, phases, rowAt, positions, out);
+                ConvPanels.store(out, 0, 0, positions, phaseW, w.outW(), y,
+                        (n * g.outChannels() + (long) group * mg + j) * w.outSize());
             }
         }
     }
