@@ -56,8 +56,8 @@ final class ConvPanels {
     private int blocksPerTask;
     private int pitch;
     private int width;
-    private MemorySegment y;
-    private long yStart;
+    private float[] out;
+    private int outAt;
     private int outSize;
 
     ConvPanels(int groups, int perGroup, int depth, boolean constantWeights) {
@@ -95,19 +95,20 @@ final class ConvPanels {
     }
 
     /**
-     * Y of {@code group} at positions {@code [from, to)}: position j is output {@code j % pitch} of output row
+     * The outputs of {@code group} at positions {@code [from, to)}: position j is output {@code j % pitch} of output row
      * {@code j / pitch} when {@code j % pitch < width} (else a column of padding, computed and dropped); output row q of
-     * channel c is at {@code yStart + c * outSize + q * width} of Y.
+     * the group's channel c goes to {@code out[outAt + c * outSize + q * width]}. A heap array, copied to Y by the
+     * caller in one piece: a segment copy per output row cost more than the rows of small planes move.
      */
     void multiply(int group, float[] in, int[] rowAt, int from, int to, int pitch, int width,
-                  MemorySegment y, long yStart, int outSize) {
+                  float[] out, int outAt, int outSize) {
         int block = Math.clamp(BLOCK_FLOATS / depth / GRAIN * GRAIN, GRAIN, MAX_BLOCK);
         int blocks = Math.ceilDiv(to - from, block);
         KernelThreads pool = KernelThreads.current();
         int tasks = blocks < 2 || (long) (to - from) * depth * perGroup < PARALLEL_MULTIPLY_ADDS ? 1
                 : Math.min(blocks, pool.tasks());
         if (tasks == 1) {
-            multiplyBlocks(group, in, rowAt, from, to, block, pitch, width, y, yStart, outSize);
+            multiplyBlocks(group, in, rowAt, from, to, block, pitch, width, out, outAt, outSize);
             return;
         }
         this.group = group;
@@ -119,25 +120,25 @@ final class ConvPanels {
         this.blocksPerTask = Math.ceilDiv(blocks, tasks);
         this.pitch = pitch;
         this.width = width;
-        this.y = y;
-        this.yStart = yStart;
+        this.out = out;
+        this.outAt = outAt;
         this.outSize = outSize;
         try {
             pool.parallelFor(tasks, blockTasks);
         } finally {
-            this.in = null; // the Run's memory is not kept reachable from the plan
-            this.y = null;
+            this.in = null; // the thread's buffers are not kept reachable from the plan
+            this.out = null;
         }
     }
 
     private void blockTask(int t) {
         int first = from + t * blocksPerTask * block;
-        multiplyBlocks(group, in, rowAt, first, Math.min(to, first + blocksPerTask * block), block, pitch, width, y, yStart,
+        multiplyBlocks(group, in, rowAt, first, Math.min(to, first + blocksPerTask * block), block, pitch, width, out, outAt,
                 outSize);
     }
 
     private void multiplyBlocks(int group, float[] in, int[] rowAt, int from, int to, int block, int pitch, int width,
-                                MemorySegment y, long yStart, int outSize) {
+                                float[] out, int outAt, int outSize) {
         float[] tile = FloatConvolution.buffer(FloatConvolution.TILE, ROWS * TILE_ROW);
         for (int j0 = from; j0 < to; j0 += block) {
             int j1 = Math.min(to, j0 + block);
@@ -151,7 +152,7 @@ final class ConvPanels {
                 }
                 int rows = Math.min(ROWS, perGroup - panel * ROWS);
                 for (int r = 0; r < rows; r++) {
-                    store(tile, r * TILE_ROW, j0, j1, pitch, width, y, yStart + (long) (panel * ROWS + r) * outSize);
+                    store(tile, r * TILE_ROW, j0, j1, pitch, width, out, outAt + (panel * ROWS + r) * outSize);
                 }
             }
         }
@@ -177,18 +178,17 @@ final class ConvPanels {
         }
     }
 
-    /** Copies tile row positions {@code [j0, j1)} (at {@code tileAt}) to Y, dropping padding columns. */
-    static void store(float[] tile, int tileAt, int j0, int j1, int pitch, int width, MemorySegment y, long yRow) {
+    /** Copies tile row positions {@code [j0, j1)} (at {@code tileAt}) to the output rows at {@code outAt}, dropping padding. */
+    static void store(float[] tile, int tileAt, int j0, int j1, int pitch, int width, float[] out, int outAt) {
         if (pitch == width) {
-            MemorySegment.copy(tile, tileAt, y, F, (yRow + j0) * Float.BYTES, j1 - j0);
+            System.arraycopy(tile, tileAt, out, outAt + j0, j1 - j0);
             return;
         }
         for (int q = j0 / pitch, rowStart = q * pitch; rowStart < j1; q++, rowStart += pitch) {
             int first = Math.max(j0, rowStart);
             int end = Math.min(j1, rowStart + width);
             if (first < end) {
-                MemorySegment.copy(tile, tileAt + first - j0, y, F, (yRow + (long) q * width + first - rowStart) * Float.BYTES,
-                        end - first);
+                System.arraycopy(tile, tileAt + first - j0, out, outAt + q * width + first - rowStart, end - first);
             }
         }
     }

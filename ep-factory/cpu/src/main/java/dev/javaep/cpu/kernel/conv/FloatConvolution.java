@@ -152,13 +152,15 @@ final class FloatConvolution {
     /** The shifted-rows form: each group's input copied once into zero-bordered phase planes, then one product. */
     private void shiftedRows(MemorySegment x, MemorySegment y, long batch, int groups) {
         float[] planes = buffer(PADDED, cg * channelFloats + ConvPanels.SLACK);
+        float[] out = buffer(OUT, mg * w.outSize());
         int positions = (w.outH() - 1) * phaseW + w.outW();
         for (long n = 0; n < batch; n++) {
             for (int group = 0; group < groups; group++) {
                 long xStart = (n * g.inChannels() + (long) group * cg) * w.inSize();
                 long yStart = (n * g.outChannels() + (long) group * mg) * w.outSize();
                 fillPhases(x, xStart, cg, planes);
-                panels.multiply(group, planes, rowAt, 0, positions, phaseW, w.outW(), y, yStart, w.outSize());
+                panels.multiply(group, planes, rowAt, 0, positions, phaseW, w.outW(), out, 0, w.outSize());
+                MemorySegment.copy(out, 0, y, F, yStart * Float.BYTES, mg * w.outSize());
             }
         }
     }
@@ -167,14 +169,28 @@ final class FloatConvolution {
     private void fillPhases(MemorySegment x, long xStart, int channels, float[] planes) {
         int inH = w.inH();
         int inW = w.inW();
-        int sH = w.strideH();
-        int sW = w.strideW();
-        if (sH == 1 && sW == 1 && channelFloats == inH * inW) { // stride 1, no padding: the planes are X's
+        if (!padded()) { // stride 1, no padding: the planes are X's
             MemorySegment.copy(x, F, xStart * Float.BYTES, planes, 0, channels * inH * inW);
             return;
         }
+        // one bulk copy: a segment copy per channel or row costs more than the small planes' rows move
+        float[] source = buffer(IN, channels * inH * inW);
+        MemorySegment.copy(x, F, xStart * Float.BYTES, source, 0, channels * inH * inW);
+        fillPhases(source, 0, channels, planes);
+    }
+
+    /** Whether the phase planes differ from X's planes (a stride or padding). */
+    private boolean padded() {
+        return !(w.strideH() == 1 && w.strideW() == 1 && channelFloats == w.inH() * w.inW());
+    }
+
+    /** {@link #fillPhases(MemorySegment, long, int, float[])} from X's planes on the heap, at {@code sourceAt}. */
+    private void fillPhases(float[] source, int sourceAt, int channels, float[] planes) {
+        int inH = w.inH();
+        int inW = w.inW();
+        int sH = w.strideH();
+        int sW = w.strideW();
         int phaseSize = phaseH * phaseW;
-        float[] row = sW == 1 ? null : buffer(IN, inW);
         for (int c = 0; c < channels; c++) {
             int channel = c * channelFloats;
             for (int phase = 0; phase < phaseRead.length; phase++) {
@@ -185,22 +201,21 @@ final class FloatConvolution {
             for (int ih = 0; ih < inH; ih++) {
                 int ph = ih + w.padH();
                 int rowStart = channel + ph % sH * sW * phaseSize + ph / sH * phaseW; // phase (ph % sH, 0), row ph / sH
-                long from = (xStart + ((long) c * inH + ih) * inW) * Float.BYTES;
+                int from = sourceAt + (c * inH + ih) * inW;
                 if (sW == 1) {
                     if (phaseRead[ph % sH]) {
-                        MemorySegment.copy(x, F, from, planes, rowStart + w.padW(), inW);
+                        System.arraycopy(source, from, planes, rowStart + w.padW(), inW);
                     }
                     continue;
                 }
-                MemorySegment.copy(x, F, from, row, 0, inW);
                 for (int b = 0; b < sW; b++) {
                     if (!phaseRead[ph % sH * sW + b]) {
                         continue;
                     }
-                    // the inputs of phase column b: padded columns pw = iw + padW with pw % sW == b
-                    int at = rowStart + b * phaseSize;
-                    for (int iw = Math.floorMod(b - w.padW(), sW); iw < inW; iw += sW) {
-                        planes[at + (iw + w.padW()) / sW] = row[iw];
+                    // the inputs of phase column b: padded columns pw = iw + padW with pw % sW == b, at pw / sW
+                    int iw = Math.floorMod(b - w.padW(), sW);
+                    for (int at = rowStart + b * phaseSize + (iw + w.padW()) / sW; iw < inW; iw += sW, at++) {
+                        planes[at] = source[from + iw];
                     }
                 }
             }
@@ -250,19 +265,28 @@ final class FloatConvolution {
 
     /** Depthwise convolution of input planes {@code [first, end)} (plane = image * groups + group). */
     private void depthwisePlanes(MemorySegment x, MemorySegment y, int groups, long first, long end) {
+        // X's planes [first, end) are contiguous (one channel per group), and so are their outputs in Y
         float[] phases = buffer(PADDED, channelFloats + ConvPanels.SLACK);
         int positions = (w.outH() - 1) * phaseW + w.outW();
-        float[] out = buffer(OUT, positions + ConvPanels.SLACK);
+        float[] values = buffer(TILE, positions + ConvPanels.SLACK);
+        int outSize = w.outSize();
+        float[] out = buffer(OUT, Math.toIntExact((end - first) * mg * outSize));
+        int inSize = w.inSize();
+        float[] source = buffer(IN, Math.toIntExact((end - first) * inSize));
+        MemorySegment.copy(x, F, first * inSize * Float.BYTES, source, 0, (int) (end - first) * inSize);
         for (long plane = first; plane < end; plane++) {
-            long n = plane / groups;
             int group = (int) (plane % groups);
-            fillPhases(x, (n * g.inChannels() + group) * w.inSize(), 1, phases);
+            if (padded()) {
+                fillPhases(source, (int) (plane - first) * inSize, 1, phases);
+            } else {
+                System.arraycopy(source, (int) (plane - first) * inSize, phases, 0, inSize);
+            }
             for (int j = 0; j < mg; j++) {
-                panels.oneChannel(group, j, phases, rowAt, positions, out);
-                ConvPanels.store(out, 0, 0, positions, phaseW, w.outW(), y,
-                        (n * g.outChannels() + (long) group * mg + j) * w.outSize());
+                panels.oneChannel(group, j, phases, rowAt, positions, values);
+                ConvPanels.store(values, 0, 0, positions, phaseW, w.outW(), out, (int) ((plane - first) * mg + j) * outSize);
             }
         }
+        MemorySegment.copy(out, 0, y, F, first * mg * outSize * Float.BYTES, (int) (end - first) * mg * outSize);
     }
 
     private void im2col(MemorySegment x, MemorySegment y, long batch, int groups) {
@@ -272,6 +296,7 @@ final class FloatConvolution {
         int ck = cg * k;
         int rowsPerRun = Math.clamp(COLUMN_BUDGET / Math.max(1L, (long) ck * w.outW()), 1, rows);
         float[] columns = buffer(COLUMNS, ck * rowsPerRun * w.outW() + ConvPanels.SLACK);
+        float[] out = buffer(OUT, mg * outSize);
         for (long n = 0; n < batch; n++) {
             for (int group = 0; group < groups; group++) {
                 long xStart = (n * g.inChannels() + (long) group * cg) * inSize;
@@ -286,8 +311,9 @@ final class FloatConvolution {
                         }
                         rowAtColumns = cols;
                     }
-                    panels.multiply(group, columns, rowAt, 0, cols, cols, cols, y, yStart + (long) row0 * w.outW(), outSize);
+                    panels.multiply(group, columns, rowAt, 0, cols, cols, cols, out, row0 * w.outW(), outSize);
                 }
+                MemorySegment.copy(out, 0, y, F, yStart * Float.BYTES, mg * outSize);
             }
         }
     }
