@@ -212,10 +212,13 @@ final class FloatConvolution {
                     if (!phaseRead[ph % sH * sW + b]) {
                         continue;
                     }
-                    // the inputs of phase column b: padded columns pw = iw + padW with pw % sW == b, at pw / sW
+                    // the inputs of phase column b: padded columns pw = iw + padW with pw % sW == b, at pw / sW; a counted
+                    // loop with linear indices, whose range checks the JIT hoists
                     int iw = Math.floorMod(b - w.padW(), sW);
-                    for (int at = rowStart + b * phaseSize + (iw + w.padW()) / sW; iw < inW; iw += sW, at++) {
-                        planes[at] = source[from + iw];
+                    int at = rowStart + b * phaseSize + (iw + w.padW()) / sW;
+                    int first = from + iw;
+                    for (int i = 0, count = Math.ceilDiv(inW - iw, sW); i < count; i++) {
+                        planes[at + i] = source[first + i * sW];
                     }
                 }
             }
