@@ -1,6 +1,7 @@
 package dev.javaep.cpu.kernel.conv;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -12,6 +13,9 @@ import jdk.incubator.vector.VectorSpecies;
 final class ConvVectors {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
+    /** Lanes 0, 2, 4, ...: what a stride-2 phase row takes of its input row. */
+    private static final VectorMask<Float> EVEN_LANES = VectorMask.fromLong(S, 0x5555_5555_5555_5555L);
+    private static final VectorMask<Float> LOW_HALF = S.indexInRange(0, L / 2);
 
     private ConvVectors() {}
 
@@ -112,5 +116,20 @@ final class ConvVectors {
             }
             c0.intoArray(out, j);
         }
+    }
+
+    /**
+     * {@code to[at + i] = from[first + 2 * i]} for {@code i} below {@code count} rounded down to half vectors: one
+     * load, compress and masked store per half vector of a stride-2 phase row (the scalar loop moved one float per two
+     * cycles). Reads one float past {@code from[first + 2 * count - 2]}. Returns how many it copied; the caller copies
+     * the rest.
+     */
+    static int everyOther(float[] from, int first, float[] to, int at, int count) {
+        int half = L / 2;
+        int i = 0;
+        for (; i + half <= count; i += half) {
+            FloatVector.fromArray(S, from, first + 2 * i).compress(EVEN_LANES).intoArray(to, at + i, LOW_HALF);
+        }
+        return i;
     }
 }

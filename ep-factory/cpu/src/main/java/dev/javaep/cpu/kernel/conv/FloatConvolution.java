@@ -3,6 +3,7 @@ package dev.javaep.cpu.kernel.conv;
 import static dev.javaep.cpu.kernel.conv.FloatData.F;
 
 import dev.javaep.cpu.kernel.KernelThreads;
+import dev.javaep.cpu.kernel.VectorSupport;
 import dev.javaep.spi.ops.ConvOps.ConvGeometry;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -174,7 +175,7 @@ final class FloatConvolution {
             return;
         }
         // one bulk copy: a segment copy per channel or row costs more than the small planes' rows move
-        float[] source = buffer(IN, channels * inH * inW);
+        float[] source = buffer(IN, channels * inH * inW + ConvPanels.SLACK); // the slack: ConvVectors.everyOther
         MemorySegment.copy(x, F, xStart * Float.BYTES, source, 0, channels * inH * inW);
         fillPhases(source, 0, channels, planes);
     }
@@ -217,7 +218,9 @@ final class FloatConvolution {
                     int iw = Math.floorMod(b - w.padW(), sW);
                     int at = rowStart + b * phaseSize + (iw + w.padW()) / sW;
                     int first = from + iw;
-                    for (int i = 0, count = Math.ceilDiv(inW - iw, sW); i < count; i++) {
+                    int count = Math.ceilDiv(inW - iw, sW);
+                    int i = sW == 2 && VectorSupport.AVAILABLE ? ConvVectors.everyOther(source, first, planes, at, count) : 0;
+                    for (; i < count; i++) {
                         planes[at + i] = source[first + i * sW];
                     }
                 }
@@ -275,7 +278,7 @@ final class FloatConvolution {
         int outSize = w.outSize();
         float[] out = buffer(OUT, Math.toIntExact((end - first) * mg * outSize));
         int inSize = w.inSize();
-        float[] source = buffer(IN, Math.toIntExact((end - first) * inSize));
+        float[] source = buffer(IN, Math.toIntExact((end - first) * inSize) + ConvPanels.SLACK);
         MemorySegment.copy(x, F, first * inSize * Float.BYTES, source, 0, (int) (end - first) * inSize);
         for (long plane = first; plane < end; plane++) {
             int group = (int) (plane % groups);
