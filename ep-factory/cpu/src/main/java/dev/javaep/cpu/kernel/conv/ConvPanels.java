@@ -21,7 +21,7 @@ import java.util.Arrays;
 final class ConvPanels {
     /** Output channels computed together. */
     static final int ROWS = 4;
-    /** Input floats (depth × block width) one block of positions reads, for every panel: kept within L2. */
+    /** Input floats (distinct input rows × block width) one block of positions reads, for every panel: kept within L2. */
     private static final int BLOCK_FLOATS = 1 << 15;
     /** Block widths: multiples of this (two AVX-512 vectors), at most {@link #MAX_BLOCK}. */
     private static final int GRAIN = 32;
@@ -99,10 +99,12 @@ final class ConvPanels {
      * {@code j / pitch} when {@code j % pitch < width} (else a column of padding, computed and dropped); output row q of
      * the group's channel c goes to {@code out[outAt + c * outSize + q * width]}. A heap array, copied to Y by the
      * caller in one piece: a segment copy per output row cost more than the rows of small planes move.
+     * {@code distinctRows}: how many different input rows a block reads (the depth for im2col columns; the channels for
+     * shifted rows, whose taps of one channel read one plane at nearby offsets), which sets the block's width.
      */
-    void multiply(int group, float[] in, int[] rowAt, int from, int to, int pitch, int width,
+    void multiply(int group, float[] in, int[] rowAt, int distinctRows, int from, int to, int pitch, int width,
                   float[] out, int outAt, int outSize) {
-        int block = Math.clamp(BLOCK_FLOATS / depth / GRAIN * GRAIN, GRAIN, MAX_BLOCK);
+        int block = Math.clamp(BLOCK_FLOATS / distinctRows / GRAIN * GRAIN, GRAIN, MAX_BLOCK);
         int blocks = Math.ceilDiv(to - from, block);
         KernelThreads pool = KernelThreads.current();
         int tasks = blocks < 2 || (long) (to - from) * depth * perGroup < PARALLEL_MULTIPLY_ADDS ? 1

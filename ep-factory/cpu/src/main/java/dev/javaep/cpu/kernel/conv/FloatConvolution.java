@@ -160,7 +160,7 @@ final class FloatConvolution {
                 long xStart = (n * g.inChannels() + (long) group * cg) * w.inSize();
                 long yStart = (n * g.outChannels() + (long) group * mg) * w.outSize();
                 fillPhases(x, xStart, cg, planes);
-                panels.multiply(group, planes, rowAt, 0, positions, phaseW, w.outW(), out, 0, w.outSize());
+                panels.multiply(group, planes, rowAt, cg, 0, positions, phaseW, w.outW(), out, 0, w.outSize());
                 MemorySegment.copy(out, 0, y, F, yStart * Float.BYTES, mg * w.outSize());
             }
         }
@@ -317,7 +317,7 @@ final class FloatConvolution {
                         }
                         rowAtColumns = cols;
                     }
-                    panels.multiply(group, columns, rowAt, 0, cols, cols, cols, out, row0 * w.outW(), outSize);
+                    panels.multiply(group, columns, rowAt, ck, 0, cols, cols, cols, out, row0 * w.outW(), outSize);
                 }
                 MemorySegment.copy(out, 0, y, F, yStart * Float.BYTES, mg * outSize);
             }
