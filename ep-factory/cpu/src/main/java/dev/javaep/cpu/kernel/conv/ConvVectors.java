@@ -5,10 +5,11 @@ import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The convolution's register tile with the Vector API: four output channels × two vectors of output positions stay in
- * registers over the whole depth {@code C/g · K}, so every loaded vector of the input feeds four fused multiply-adds
- * and each output is written once, bias included. Loaded only where {@link dev.javaep.cpu.kernel.VectorSupport#AVAILABLE}
- * (see {@link dev.javaep.cpu.kernel.FloatVectors} for why); {@link ConvPanels#fourChannels} is the scalar twin.
+ * The convolution's register tile with the Vector API: four output channels × three vectors of output positions stay
+ * in registers over the whole depth {@code C/g · K} (12 accumulators, which AVX2's 16 registers still hold), so every
+ * loaded vector of the input feeds four fused multiply-adds and each output is written once, bias included. Loaded only
+ * where {@link dev.javaep.cpu.kernel.VectorSupport#AVAILABLE} (see {@link dev.javaep.cpu.kernel.FloatVectors} for
+ * why); {@code ConvPanels.fourChannelsScalar} is the scalar twin.
  */
 final class ConvVectors {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -34,7 +35,56 @@ final class ConvVectors {
         // whole vectors, the last one reaching past {@code to}: its extra lanes read the buffer's slack or positions
         // that are dropped, and land in the tile's slack
         int j = from;
-        for (; j + L < to; j += 2 * L) {
+        for (; j + 2 * L < to; j += 3 * L) { // 12 accumulators: 3 loads and 4 broadcasts feed 12 FMAs
+            FloatVector c00 = FloatVector.broadcast(S, bias0);
+            FloatVector c01 = c00;
+            FloatVector c02 = c00;
+            FloatVector c10 = FloatVector.broadcast(S, bias1);
+            FloatVector c11 = c10;
+            FloatVector c12 = c10;
+            FloatVector c20 = FloatVector.broadcast(S, bias2);
+            FloatVector c21 = c20;
+            FloatVector c22 = c20;
+            FloatVector c30 = FloatVector.broadcast(S, bias3);
+            FloatVector c31 = c30;
+            FloatVector c32 = c30;
+            for (int p = 0, ai = aAt; p < depth; p++, ai += 4) {
+                int bi = rowAt[p] + j;
+                FloatVector b0 = FloatVector.fromArray(S, b, bi);
+                FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+                FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+                c00 = b0.fma(a0, c00);
+                c01 = b1.fma(a0, c01);
+                c02 = b2.fma(a0, c02);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + 1]);
+                c10 = b0.fma(a1, c10);
+                c11 = b1.fma(a1, c11);
+                c12 = b2.fma(a1, c12);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2]);
+                c20 = b0.fma(a2, c20);
+                c21 = b1.fma(a2, c21);
+                c22 = b2.fma(a2, c22);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3]);
+                c30 = b0.fma(a3, c30);
+                c31 = b1.fma(a3, c31);
+                c32 = b2.fma(a3, c32);
+            }
+            int t = j - from;
+            c00.intoArray(tile, t);
+            c01.intoArray(tile, t + L);
+            c02.intoArray(tile, t + 2 * L);
+            c10.intoArray(tile, tileRow + t);
+            c11.intoArray(tile, tileRow + t + L);
+            c12.intoArray(tile, tileRow + t + 2 * L);
+            c20.intoArray(tile, 2 * tileRow + t);
+            c21.intoArray(tile, 2 * tileRow + t + L);
+            c22.intoArray(tile, 2 * tileRow + t + 2 * L);
+            c30.intoArray(tile, 3 * tileRow + t);
+            c31.intoArray(tile, 3 * tileRow + t + L);
+            c32.intoArray(tile, 3 * tileRow + t + 2 * L);
+        }
+        if (j + L < to) { // two vectors of positions left
             FloatVector c00 = FloatVector.broadcast(S, bias0);
             FloatVector c01 = c00;
             FloatVector c10 = FloatVector.broadcast(S, bias1);
@@ -69,6 +119,7 @@ final class ConvVectors {
             c21.intoArray(tile, 2 * tileRow + t + L);
             c30.intoArray(tile, 3 * tileRow + t);
             c31.intoArray(tile, 3 * tileRow + t + L);
+            j += 2 * L;
         }
         if (j < to) { // at most one vector of positions left
             FloatVector c0 = FloatVector.broadcast(S, bias0);
