@@ -79,6 +79,9 @@ final class FloatConvolution {
     private int runRows;
     private int cols;
     private float[] columns;
+    /** The depthwise convolution's heap copy of X and its outputs, for the task bodies. */
+    private float[] source;
+    private float[] out;
     private int channelsPerTask;
 
     /** {@code constantWeights}: W is a constant initializer, so its packing is kept from the first call on. */
@@ -146,7 +149,7 @@ final class FloatConvolution {
             }
         } finally {
             this.x = this.y = null; // the Run's memory is not kept reachable from the plan
-            this.columns = null;
+            this.columns = this.source = this.out = null;
         }
     }
 
@@ -249,50 +252,56 @@ final class FloatConvolution {
         }
     }
 
+    /**
+     * X's planes are copied to the heap and the outputs back to Y by the calling thread, in one copy each (X's planes are
+     * contiguous, one channel per group, and so are their outputs in Y); the kernel threads work on the heap only.
+     */
     private void depthwise(MemorySegment x, MemorySegment y, long batch, int groups) {
         KernelThreads pool = KernelThreads.current();
         long planes = batch * groups;
+        int inSize = w.inSize();
+        int outSize = w.outSize();
+        float[] source = buffer(IN, Math.toIntExact(planes * inSize) + ConvPanels.SLACK);
+        float[] out = buffer(OUT, Math.toIntExact(planes * mg * outSize));
+        MemorySegment.copy(x, F, 0, source, 0, (int) planes * inSize);
         // a task is a run of whole channels; split only when the work outweighs a hand-off
-        int tasks = (long) w.outSize() * k * planes * mg < PARALLEL_MULTIPLY_ADDS ? 1
-                : (int) Math.min(planes, pool.tasks());
+        int tasks = (long) outSize * k * planes * mg < PARALLEL_MULTIPLY_ADDS ? 1 : (int) Math.min(planes, pool.tasks());
         if (tasks == 1) {
-            depthwisePlanes(x, y, groups, 0, planes);
+            depthwisePlanes(source, out, groups, 0, planes);
         } else {
+            this.source = source;
+            this.out = out;
             this.groups = groups;
             this.planes = planes;
             this.planesPerTask = Math.ceilDiv(planes, tasks);
             pool.parallelFor(tasks, depthwiseTasks);
         }
+        MemorySegment.copy(out, 0, y, F, 0, (int) planes * mg * outSize);
     }
 
     private void depthwiseTask(int t) {
-        depthwisePlanes(x, y, groups, t * planesPerTask, Math.min(planes, (t + 1) * planesPerTask));
+        depthwisePlanes(source, out, groups, t * planesPerTask, Math.min(planes, (t + 1) * planesPerTask));
     }
 
-    /** Depthwise convolution of input planes {@code [first, end)} (plane = image * groups + group). */
-    private void depthwisePlanes(MemorySegment x, MemorySegment y, int groups, long first, long end) {
-        // X's planes [first, end) are contiguous (one channel per group), and so are their outputs in Y
+    /** Depthwise convolution of the planes {@code [first, end)} (plane = image * groups + group) of X's heap copy. */
+    private void depthwisePlanes(float[] source, float[] out, int groups, long first, long end) {
         float[] phases = buffer(PADDED, channelFloats + ConvPanels.SLACK);
         int positions = (w.outH() - 1) * phaseW + w.outW();
         float[] values = buffer(TILE, positions + ConvPanels.SLACK);
-        int outSize = w.outSize();
-        float[] out = buffer(OUT, Math.toIntExact((end - first) * mg * outSize));
         int inSize = w.inSize();
-        float[] source = buffer(IN, Math.toIntExact((end - first) * inSize) + ConvPanels.SLACK);
-        MemorySegment.copy(x, F, first * inSize * Float.BYTES, source, 0, (int) (end - first) * inSize);
-        for (long plane = first; plane < end; plane++) {
-            int group = (int) (plane % groups);
+        int outSize = w.outSize();
+        for (int plane = (int) first; plane < end; plane++) {
+            int group = plane % groups;
             if (padded()) {
-                fillPhases(source, (int) (plane - first) * inSize, 1, phases);
+                fillPhases(source, plane * inSize, 1, phases);
             } else {
-                System.arraycopy(source, (int) (plane - first) * inSize, phases, 0, inSize);
+                System.arraycopy(source, plane * inSize, phases, 0, inSize);
             }
             for (int j = 0; j < mg; j++) {
                 panels.oneChannel(group, j, phases, rowAt, positions, values);
-                ConvPanels.store(values, 0, 0, positions, phaseW, w.outW(), out, (int) ((plane - first) * mg + j) * outSize);
+                ConvPanels.store(values, 0, 0, positions, phaseW, w.outW(), out, (plane * mg + j) * outSize);
             }
         }
-        MemorySegment.copy(out, 0, y, F, first * mg * outSize * Float.BYTES, (int) (end - first) * mg * outSize);
     }
 
     private void im2col(MemorySegment x, MemorySegment y, long batch, int groups) {

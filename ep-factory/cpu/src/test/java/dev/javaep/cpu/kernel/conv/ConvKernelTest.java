@@ -6,6 +6,7 @@ import static dev.javaep.cpu.kernel.conv.KernelRun.ints;
 import static dev.javaep.cpu.kernel.conv.KernelRun.string;
 
 import dev.javaep.cpu.kernel.HostTensor;
+import dev.javaep.cpu.kernel.KernelThreads;
 import dev.javaep.cpu.kernel.PlannedKernel;
 import dev.javaep.cpu.kernel.TestTensors;
 import dev.javaep.cpu.kernel.conv.ReferenceLoops.Spatial;
@@ -108,6 +109,22 @@ class ConvKernelTest {
                 ints("pads", 2, 2, 2, 2), ints("strides", 2, 2));
         CONV.check(F, 2, 3, 3, 3, l(33, 33), l(5, 5), l(2, 2), l(1, 1), l(2, 2, 2, 2), l(17, 17), true,
                 ints("pads", 2, 2, 2, 2), ints("strides", 2, 2));
+    }
+
+    @Test
+    void splitAcrossKernelThreads() {
+        KernelThreads pool = KernelThreads.acquire(3);
+        try {
+            KernelThreads.enter(pool);
+            // 1.8M multiply-adds over four blocks of positions; depthwise: 32 planes, 460k multiply-adds
+            CONV.check(F, 1, 16, 10, 1, l(40, 40), l(3, 3), l(1, 1), l(1, 1), l(1, 1, 1, 1), l(40, 40), true,
+                    ints("pads", 1, 1, 1, 1));
+            CONV.check(F, 1, 32, 32, 32, l(40, 40), l(3, 3), l(1, 1), l(1, 1), l(1, 1, 1, 1), l(40, 40), true,
+                    ints("pads", 1, 1, 1, 1));
+        } finally {
+            KernelThreads.enter(null);
+            KernelThreads.release(pool);
+        }
     }
 
     @Test
