@@ -46,19 +46,19 @@ final class ConvPanels {
     private final float[] bias;
     private boolean packedOnce;
     private final KernelThreads.Body blockTasks = this::blockTask;
+    /** The layout of the positions ({@link #layout}). */
+    private int[] rowAt;
+    private int block;
+    private int pitch;
+    private int width;
+    private int outSize;
+    private int outAt;
     /** The call's operands, for the task bodies. */
     private int group;
     private float[] in;
-    private int[] rowAt;
-    private int from;
-    private int to;
-    private int block;
-    private int blocksPerTask;
-    private int pitch;
-    private int width;
+    private int positions;
     private float[] out;
-    private int outAt;
-    private int outSize;
+    private int blocksPerTask;
 
     ConvPanels(int groups, int perGroup, int depth, boolean constantWeights) {
         this.groups = groups;
@@ -95,36 +95,41 @@ final class ConvPanels {
     }
 
     /**
-     * The outputs of {@code group} at positions {@code [from, to)}: position j is output {@code j % pitch} of output row
-     * {@code j / pitch} when {@code j % pitch < width} (else a column of padding, computed and dropped); output row q of
-     * the group's channel c goes to {@code out[outAt + c * outSize + q * width]}. A heap array, copied to Y by the
-     * caller in one piece: a segment copy per output row cost more than the rows of small planes move.
-     * {@code distinctRows}: how many different input rows a block reads (the depth for im2col columns; the channels for
-     * shifted rows, whose taps of one channel read one plane at nearby offsets), which sets the block's width.
+     * How {@link #multiply} reads and writes positions: input row {@code p} (a channel and kernel tap) starts at
+     * {@code rowAt[p]} of the input array; position j is output {@code j % pitch} of output row {@code j / pitch} when
+     * {@code j % pitch < width} (else a column of padding, computed and dropped), at {@code outAt + q * width} of the
+     * output array, whose channels are {@code outSize} apart. {@code distinctRows}: how many different input rows a block of positions reads (the depth
+     * for im2col columns; the channels for shifted rows, whose taps of one channel read one plane at nearby offsets),
+     * which sets the block's width.
      */
-    void multiply(int group, float[] in, int[] rowAt, int distinctRows, int from, int to, int pitch, int width,
-                  float[] out, int outAt, int outSize) {
-        int block = Math.clamp(BLOCK_FLOATS / distinctRows / GRAIN * GRAIN, GRAIN, MAX_BLOCK);
-        int blocks = Math.ceilDiv(to - from, block);
+    void layout(int[] rowAt, int distinctRows, int pitch, int width, int outSize, int outAt) {
+        this.rowAt = rowAt;
+        this.block = Math.clamp(BLOCK_FLOATS / distinctRows / GRAIN * GRAIN, GRAIN, MAX_BLOCK);
+        this.pitch = pitch;
+        this.width = width;
+        this.outSize = outSize;
+        this.outAt = outAt;
+    }
+
+    /**
+     * The outputs of {@code group} at positions {@code [0, positions)} of {@code in}, laid out as {@link #layout} says:
+     * output row q of the group's channel c goes to {@code out[outAt + c * outSize + q * width]}. A heap array, copied
+     * to Y by the caller in one piece: a segment copy per output row cost more than the rows of small planes move.
+     */
+    void multiply(int group, float[] in, int positions, float[] out) {
+        int blocks = Math.ceilDiv(positions, block);
         KernelThreads pool = KernelThreads.current();
-        int tasks = blocks < 2 || (long) (to - from) * depth * perGroup < PARALLEL_MULTIPLY_ADDS ? 1
+        int tasks = blocks < 2 || (long) positions * depth * perGroup < PARALLEL_MULTIPLY_ADDS ? 1
                 : Math.min(blocks, pool.tasks());
         if (tasks == 1) {
-            multiplyBlocks(group, in, rowAt, from, to, block, pitch, width, out, outAt, outSize);
+            multiplyBlocks(group, in, 0, positions, out);
             return;
         }
         this.group = group;
         this.in = in;
-        this.rowAt = rowAt;
-        this.from = from;
-        this.to = to;
-        this.block = block;
-        this.blocksPerTask = Math.ceilDiv(blocks, tasks);
-        this.pitch = pitch;
-        this.width = width;
+        this.positions = positions;
         this.out = out;
-        this.outAt = outAt;
-        this.outSize = outSize;
+        this.blocksPerTask = Math.ceilDiv(blocks, tasks);
         try {
             pool.parallelFor(tasks, blockTasks);
         } finally {
@@ -134,13 +139,11 @@ final class ConvPanels {
     }
 
     private void blockTask(int t) {
-        int first = from + t * blocksPerTask * block;
-        multiplyBlocks(group, in, rowAt, first, Math.min(to, first + blocksPerTask * block), block, pitch, width, out, outAt,
-                outSize);
+        int first = t * blocksPerTask * block;
+        multiplyBlocks(group, in, first, Math.min(positions, first + blocksPerTask * block), out);
     }
 
-    private void multiplyBlocks(int group, float[] in, int[] rowAt, int from, int to, int block, int pitch, int width,
-                                float[] out, int outAt, int outSize) {
+    private void multiplyBlocks(int group, float[] in, int from, int to, float[] out) {
         float[] tile = FloatConvolution.buffer(FloatConvolution.TILE, ROWS * TILE_ROW);
         for (int j0 = from; j0 < to; j0 += block) {
             int j1 = Math.min(to, j0 + block);

@@ -114,6 +114,9 @@ final class FloatConvolution {
                 }
             }
         }
+        if (shiftedRows) {
+            panels.layout(rowAt, cg, phaseW, w.outW(), w.outSize(), 0);
+        }
     }
 
     /** Whether {@link #run} reads W this call (not once constant weights are packed): a float16 W need not be converted. */
@@ -163,7 +166,7 @@ final class FloatConvolution {
                 long xStart = (n * g.inChannels() + (long) group * cg) * w.inSize();
                 long yStart = (n * g.outChannels() + (long) group * mg) * w.outSize();
                 fillPhases(x, xStart, cg, planes);
-                panels.multiply(group, planes, rowAt, cg, 0, positions, phaseW, w.outW(), out, 0, w.outSize());
+                panels.multiply(group, planes, positions, out);
                 MemorySegment.copy(out, 0, y, F, yStart * Float.BYTES, mg * w.outSize());
             }
         }
@@ -320,13 +323,14 @@ final class FloatConvolution {
                     int runRows = Math.min(rowsPerRun, rows - row0);
                     int cols = runRows * w.outW();
                     fillColumns(x, xStart, row0, runRows, cols, columns);
-                    if (rowAtColumns != cols) {
+                    if (rowAtColumns != cols) { // a run's width: the last run may be shorter
                         for (int p = 0; p < ck; p++) {
                             rowAt[p] = p * cols;
                         }
                         rowAtColumns = cols;
                     }
-                    panels.multiply(group, columns, rowAt, ck, 0, cols, cols, cols, out, row0 * w.outW(), outSize);
+                    panels.layout(rowAt, ck, cols, cols, outSize, row0 * w.outW());
+                    panels.multiply(group, columns, cols, out);
                 }
                 MemorySegment.copy(out, 0, y, F, yStart * Float.BYTES, mg * outSize);
             }

@@ -129,25 +129,26 @@ class ConvKernelTest {
 
     @Test
     void constantWeightsArePackedOnceAndOtherWeightsEveryCall() {
-        long[] xShape = {1, 3, 5, 6};
-        long[] wShape = {5, 3, 3, 3};
+        long[][] shapes = {{1, 3, 5, 6}, {5, 3, 3, 3}};
+        long[] xShape = shapes[0];
+        long[] wShape = shapes[1];
         Random random = new Random(13);
-        float[] w = KernelRun.random(random, ReferenceLoops.product(wShape));
-        float[] otherW = KernelRun.random(random, ReferenceLoops.product(wShape));
+        // the weights of the first call, then of the second
+        float[][] weights = {KernelRun.random(random, 135), KernelRun.random(random, 135)};
         for (boolean constant : new boolean[] {true, false}) {
             Node node = new Node(1, "conv", "Conv", "", 11,
                     List.of(new ValueInfo("x", F, xShape, true), new ValueInfo("w", F, wShape, true, constant, null)),
                     List.of(new ValueInfo("y", F, null, true)), Map.of("pads", ints("pads", 1, 1, 1, 1)));
-            PlannedKernel.Plan plan = ((PlannedKernel) KernelRun.kernel(node)).plan(new long[][] {xShape, wShape});
+            PlannedKernel.Plan plan = ((PlannedKernel) KernelRun.kernel(node)).plan(shapes);
             try (Arena arena = Arena.ofConfined()) {
                 for (int call = 0; call < 2; call++) {
                     float[] x = KernelRun.random(random, ReferenceLoops.product(xShape));
-                    float[] given = call == 0 ? w : otherW;
+                    float[] given = weights[call];
                     HostTensor y = TestTensors.misaligned(arena, F, 1, 5, 5, 6);
                     plan.compute(List.of(KernelRun.tensor(arena, F, x, xShape), KernelRun.tensor(arena, F, given, wShape)),
                             List.of(y));
                     // constant weights cannot change: the plan keeps what it packed on the first call
-                    float[] expected = ReferenceLoops.conv(x, constant ? w : given, null, 1, 3, 5, 1,
+                    float[] expected = ReferenceLoops.conv(x, constant ? weights[0] : given, null, 1, 3, 5, 1,
                             new Spatial(l(5, 6), l(3, 3), l(1, 1), l(1, 1), l(1, 1, 1, 1), l(5, 6)));
                     KernelRun.assertClose(expected, KernelRun.values(y), 27e-5f, "constant " + constant + ", call " + call);
                 }
