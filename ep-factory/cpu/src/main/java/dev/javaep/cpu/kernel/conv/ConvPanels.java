@@ -23,9 +23,12 @@ final class ConvPanels {
     static final int ROWS = 4;
     /** Input floats (distinct input rows × block width) one block of positions reads, for every panel: kept within L2. */
     private static final int BLOCK_FLOATS = 1 << 15;
-    /** Block widths: multiples of this (two AVX-512 vectors), at most {@link #MAX_BLOCK}. */
-    private static final int GRAIN = 32;
-    static final int MAX_BLOCK = 512;
+    /**
+     * Block widths: multiples of this, three AVX-512 vectors (six AVX2 ones), so that only a plane's last block ends in
+     * the tile's narrower steps; at most {@link #MAX_BLOCK}.
+     */
+    private static final int GRAIN = 48;
+    static final int MAX_BLOCK = 10 * GRAIN;
     /**
      * Floats past its end that an input buffer and a tile row must have: the vector kernel computes whole vectors, so
      * it reads up to one vector (of the widest species, 2048 bits) past the last position and writes as far past the

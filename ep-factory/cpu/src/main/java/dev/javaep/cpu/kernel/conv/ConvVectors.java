@@ -37,46 +37,91 @@ final class ConvVectors {
         int j = from;
         for (; j + 2 * L < to; j += 3 * L) { // 12 accumulators: 3 loads and 4 broadcasts feed 12 FMAs
             FloatVector c00 = FloatVector.broadcast(S, bias0);
-            FloatVector c10 = FloatVector.broadcast(S, bias1);
-            FloatVector c20 = FloatVector.broadcast(S, bias2);
-            FloatVector c30 = FloatVector.broadcast(S, bias3);
             FloatVector c01 = c00;
-            FloatVector c11 = c10;
-            FloatVector c21 = c20;
-            FloatVector c31 = c30;
             FloatVector c02 = c00;
+            FloatVector c10 = FloatVector.broadcast(S, bias1);
+            FloatVector c11 = c10;
             FloatVector c12 = c10;
+            FloatVector c20 = FloatVector.broadcast(S, bias2);
+            FloatVector c21 = c20;
             FloatVector c22 = c20;
+            FloatVector c30 = FloatVector.broadcast(S, bias3);
+            FloatVector c31 = c30;
             FloatVector c32 = c30;
             for (int p = 0, ai = aAt; p < depth; p++, ai += 4) {
                 int bi = rowAt[p] + j;
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + 1]);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2]);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3]);
                 FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                c00 = b0.fma(a0, c00);
-                c10 = b0.fma(a1, c10);
-                c20 = b0.fma(a2, c20);
-                c30 = b0.fma(a3, c30);
                 FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
-                c01 = b1.fma(a0, c01);
-                c11 = b1.fma(a1, c11);
-                c21 = b1.fma(a2, c21);
-                c31 = b1.fma(a3, c31);
                 FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+                c00 = b0.fma(a0, c00);
+                c01 = b1.fma(a0, c01);
                 c02 = b2.fma(a0, c02);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + 1]);
+                c10 = b0.fma(a1, c10);
+                c11 = b1.fma(a1, c11);
                 c12 = b2.fma(a1, c12);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2]);
+                c20 = b0.fma(a2, c20);
+                c21 = b1.fma(a2, c21);
                 c22 = b2.fma(a2, c22);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3]);
+                c30 = b0.fma(a3, c30);
+                c31 = b1.fma(a3, c31);
                 c32 = b2.fma(a3, c32);
             }
             int t = j - from;
-            storeThree(c00, c01, c02, tile, t);
-            storeThree(c10, c11, c12, tile, tileRow + t);
-            storeThree(c20, c21, c22, tile, 2 * tileRow + t);
-            storeThree(c30, c31, c32, tile, 3 * tileRow + t);
+            c00.intoArray(tile, t);
+            c01.intoArray(tile, t + L);
+            c02.intoArray(tile, t + 2 * L);
+            c10.intoArray(tile, tileRow + t);
+            c11.intoArray(tile, tileRow + t + L);
+            c12.intoArray(tile, tileRow + t + 2 * L);
+            c20.intoArray(tile, 2 * tileRow + t);
+            c21.intoArray(tile, 2 * tileRow + t + L);
+            c22.intoArray(tile, 2 * tileRow + t + 2 * L);
+            c30.intoArray(tile, 3 * tileRow + t);
+            c31.intoArray(tile, 3 * tileRow + t + L);
+            c32.intoArray(tile, 3 * tileRow + t + 2 * L);
         }
-        for (; j < to; j += L) { // one vector at a time for the last two
+        if (j + L < to) { // two vectors of positions left
+            FloatVector c00 = FloatVector.broadcast(S, bias0);
+            FloatVector c01 = c00;
+            FloatVector c10 = FloatVector.broadcast(S, bias1);
+            FloatVector c11 = c10;
+            FloatVector c20 = FloatVector.broadcast(S, bias2);
+            FloatVector c21 = c20;
+            FloatVector c30 = FloatVector.broadcast(S, bias3);
+            FloatVector c31 = c30;
+            for (int p = 0, ai = aAt; p < depth; p++, ai += 4) {
+                int bi = rowAt[p] + j;
+                FloatVector b0 = FloatVector.fromArray(S, b, bi);
+                FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+                c00 = b0.fma(a0, c00);
+                c01 = b1.fma(a0, c01);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + 1]);
+                c10 = b0.fma(a1, c10);
+                c11 = b1.fma(a1, c11);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2]);
+                c20 = b0.fma(a2, c20);
+                c21 = b1.fma(a2, c21);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3]);
+                c30 = b0.fma(a3, c30);
+                c31 = b1.fma(a3, c31);
+            }
+            int t = j - from;
+            c00.intoArray(tile, t);
+            c01.intoArray(tile, t + L);
+            c10.intoArray(tile, tileRow + t);
+            c11.intoArray(tile, tileRow + t + L);
+            c20.intoArray(tile, 2 * tileRow + t);
+            c21.intoArray(tile, 2 * tileRow + t + L);
+            c30.intoArray(tile, 3 * tileRow + t);
+            c31.intoArray(tile, 3 * tileRow + t + L);
+            j += 2 * L;
+        }
+        if (j < to) { // at most one vector of positions left
             FloatVector c0 = FloatVector.broadcast(S, bias0);
             FloatVector c1 = FloatVector.broadcast(S, bias1);
             FloatVector c2 = FloatVector.broadcast(S, bias2);
@@ -94,13 +139,6 @@ final class ConvVectors {
             c2.intoArray(tile, 2 * tileRow + t);
             c3.intoArray(tile, 3 * tileRow + t);
         }
-    }
-
-    /** Three vectors of one tile row, side by side from {@code at}. */
-    private static void storeThree(FloatVector v0, FloatVector v1, FloatVector v2, float[] tile, int at) {
-        v0.intoArray(tile, at);
-        v1.intoArray(tile, at + L);
-        v2.intoArray(tile, at + 2 * L);
     }
 
     /**
