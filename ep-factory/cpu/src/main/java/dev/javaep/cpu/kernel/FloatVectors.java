@@ -103,18 +103,6 @@ public final class FloatVectors {
         }
     }
 
-    /** {@code out[outAt + i] += tap * in[inAt + i]} for {@code i < count} (the depthwise convolution's row update). */
-    public static void multiplyAdd(float tap, float[] in, int inAt, float[] out, int outAt, int count) {
-        FloatVector t = FloatVector.broadcast(S, tap);
-        int i = 0;
-        for (; i + L <= count; i += L) {
-            FloatVector.fromArray(S, in, inAt + i).fma(t, FloatVector.fromArray(S, out, outAt + i)).intoArray(out, outAt + i);
-        }
-        for (; i < count; i++) {
-            out[outAt + i] += tap * in[inAt + i];
-        }
-    }
-
     /** The float32 activations computed here (in float, as ORT's CPU EP does). */
     public enum Activation { SIGMOID, TANH, EXP, NEG, ABS, RELU }
 

@@ -12,9 +12,11 @@ import java.util.List;
 /**
  * Conv and ConvTranspose on float32, and on float16 by conversion (computed in float32, rounded once at the end),
  * with 1 to 3 spatial axes: {@link FloatConvolution} and {@link FloatTransposedConvolution} do the arithmetic. The
- * geometry and the convolution object are planned once per set of input shapes.
+ * geometry and the convolution object are planned once per set of input shapes; with {@code constantWeights} (W is a
+ * constant initializer) a Conv plan packs W on its first call only and then no longer reads it.
  */
-record ConvKernel(ConvAttributes attributes, boolean transposed, ElementType type) implements PlannedKernel {
+record ConvKernel(ConvAttributes attributes, boolean transposed, ElementType type, boolean constantWeights)
+        implements PlannedKernel {
 
     ConvGeometry geometry(long[][] shapes) {
         long[] b = shapes.length > 2 ? shapes[2] : null;
@@ -43,7 +45,7 @@ record ConvKernel(ConvAttributes attributes, boolean transposed, ElementType typ
 
         ConvPlan(ConvGeometry g) {
             super(new long[][] {g.outputShape()});
-            this.convolution = transposed ? null : new FloatConvolution(g);
+            this.convolution = transposed ? null : new FloatConvolution(g, constantWeights);
             this.transposedConvolution = transposed ? new FloatTransposedConvolution(g) : null;
         }
 
@@ -66,7 +68,7 @@ record ConvKernel(ConvAttributes attributes, boolean transposed, ElementType typ
             if (transposed) {
                 transposedConvolution.run(FloatData.read(x), FloatData.read(w), bs, ys);
             } else {
-                convolution.run(FloatData.read(x), FloatData.read(w), bs, ys);
+                convolution.run(FloatData.read(x), convolution.needsWeights() ? FloatData.read(w) : null, bs, ys);
             }
             FloatData.write(ys, y);
         }

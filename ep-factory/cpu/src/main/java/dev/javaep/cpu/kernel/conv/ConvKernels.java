@@ -58,7 +58,7 @@ public final class ConvKernels {
     private static CpuKernel conv(Node node, boolean transposed) {
         ConvAttributes attributes = ConvAttributes.of(node);
         requireRank(node, Math.max(node.input(0).rank(), node.input(1).rank()) - 2);
-        return new ConvKernel(attributes, transposed, node.input(0).elementType());
+        return new ConvKernel(attributes, transposed, node.input(0).elementType(), node.input(1).constant());
     }
 
     private static CpuKernel pool(Node node, FloatPooling.Kind kind) {

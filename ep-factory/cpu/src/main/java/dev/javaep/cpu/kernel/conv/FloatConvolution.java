@@ -2,39 +2,50 @@ package dev.javaep.cpu.kernel.conv;
 
 import static dev.javaep.cpu.kernel.conv.FloatData.F;
 
-import dev.javaep.cpu.kernel.FloatVectors;
 import dev.javaep.cpu.kernel.KernelThreads;
 import dev.javaep.cpu.kernel.VectorSupport;
-import dev.javaep.cpu.kernel.matmul.FloatMatrixProduct;
 import dev.javaep.spi.ops.ConvOps.ConvGeometry;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 /**
  * Conv on float32 segments, per image and group, in one of three forms:
  * <ul>
- *   <li><b>pointwise</b> (1x1 kernel, stride 1, no padding): X's channels already are the columns of a matrix
- *       product, {@code Y_g[M/g, P] += W_g[M/g, C/g] * X_g[C/g, P]};</li>
- *   <li><b>depthwise</b> (one input channel per group): a direct loop per kernel tap over whole output rows, which
- *       the JIT vectorises; im2col would copy every input K times to multiply it by a single row;</li>
- *   <li><b>im2col</b> otherwise: the input patches of a run of output rows are copied into a column matrix
- *       {@code [C/g * K, rows * OW]} (zeros where the window reads padding), multiplied by {@code W_g[M/g, C/g * K]}
- *       with {@link FloatMatrixProduct}. The run is sized so that the column matrix stays near 1 MiB.</li>
+ *   <li><b>depthwise</b> (1 or 2 spatial axes, one input channel and fewer than {@link ConvPanels#ROWS} output
+ *       channels per group): per channel, the phase planes below, and per output position a vector accumulator over
+ *       the kernel taps; a product would multiply every input by a single row;</li>
+ *   <li><b>shifted rows</b> (1 or 2 spatial axes, pointwise convolutions included): the group's input is copied once
+ *       into zero-bordered planes, split by stride phase: {@code [C/g, strideH, strideW, Hq, Wq]}, input
+ *       {@code (ih, iw)} at padded position {@code (ph, pw) = (ih + padH, iw + padW)} going to phase
+ *       {@code (ph % strideH, pw % strideW)}, row {@code ph / strideH}, column {@code pw / strideW}. Output
+ *       {@code (oh, ow)} then reads tap {@code (kh, kw)} at row {@code oh + kh * dilationH / strideH} and column
+ *       {@code ow + kw * dilationW / strideW} of phase {@code (kh * dilationH % strideH, kw * dilationW % strideW)}: the
+ *       input row of a (channel, tap) is a phase plane read from an offset on, at positions {@code oh * Wq + ow}, of
+ *       which the {@code Wq - OW} past each output row are computed and dropped. No input is copied more than once
+ *       (im2col copies it K times);</li>
+ *   <li><b>im2col</b> otherwise (3 spatial axes, depthwise ones included): the input patches of a run of output rows
+ *       are copied into a column matrix {@code [C/g * K, rows * OW]} (zeros where the window reads padding). The run is
+ *       sized so that the column matrix stays near 1 MiB.</li>
  * </ul>
- * Y starts as the bias (or zeros) and the products accumulate into it. Not thread-safe: one instance per geometry
- * and thread (a {@link ConvKernel} plan's), which keeps the task bodies it hands the kernel threads (made once: a
- * lambda per call was an allocation per Run) and the call's operands while it runs.
+ * All take the weights from {@link ConvPanels} (packed once per plan when constant; bias added in
+ * registers; Y written once). Not thread-safe: one instance per geometry and thread (a {@link ConvKernel} plan's), which
+ * keeps the task bodies it hands the kernel threads (made once: a lambda per call was an allocation per Run) and the
+ * call's operands while it runs.
  */
 final class FloatConvolution {
     /** Column-matrix floats per run of output rows (1 MiB). */
     static final int COLUMN_BUDGET = 1 << 18;
     /** Multiply-adds from which the depthwise convolution and the column filling are split across kernel threads. */
     private static final long PARALLEL_MULTIPLY_ADDS = 1L << 17;
-    /** The thread's reusable heap buffers ({@link #buffer}): depthwise input plane, output plane, taps; im2col columns, Y tile. */
+    /**
+     * The thread's reusable heap buffers ({@link #buffer}): an input row or plane (phase and column filling), the
+     * depthwise output positions, im2col columns, the product's output tile, the phase planes.
+     */
     static final int IN = 0;
     static final int OUT = 1;
-    static final int TAPS = 2;
-    static final int COLUMNS = 3;
-    static final int TILE = 4;
+    static final int COLUMNS = 2;
+    static final int TILE = 3;
+    static final int PADDED = 4;
     private static final ThreadLocal<float[][]> BUFFERS = ThreadLocal.withInitial(() -> new float[5][0]);
 
     private final ConvGeometry g;
@@ -42,11 +53,23 @@ final class FloatConvolution {
     private final int cg;
     private final int mg;
     private final int k;
+    private final boolean depthwise;
+    private final boolean shiftedRows;
+    /** A phase plane's height and width, and floats per channel (all phases), for shifted rows. */
+    private final int phaseH;
+    private final int phaseW;
+    private final int channelFloats;
+    /** Per phase {@code a * strideW + b}: whether a tap reads it (a 1x1 kernel with a stride reads one of them). */
+    private final boolean[] phaseRead;
+    /** The weights (and bias) in panels of four output channels. */
+    private final ConvPanels panels;
+    /** Where each input row (channel, tap) of the product starts: fixed for shifted rows, per run for im2col. */
+    private final int[] rowAt;
+    private int rowAtColumns = -1;
     private final KernelThreads.Body depthwiseTasks = this::depthwiseTask;
     private final KernelThreads.Body columnTasks = this::columnTask;
     /** The call's operands and split, for the task bodies. */
     private MemorySegment x;
-    private MemorySegment weights;
     private MemorySegment y;
     private int groups;
     private long planes;
@@ -56,56 +79,160 @@ final class FloatConvolution {
     private int runRows;
     private int cols;
     private float[] columns;
+    /** The depthwise convolution's heap copy of X and its outputs, for the task bodies. */
+    private float[] source;
+    private float[] out;
     private int channelsPerTask;
-    /** A heap segment over this thread's tile buffer, remade only when the buffer grows. */
-    private float[] tileArray;
-    private MemorySegment tileSegment;
 
-    FloatConvolution(ConvGeometry geometry) {
+    /** {@code constantWeights}: W is a constant initializer, so its packing is kept from the first call on. */
+    FloatConvolution(ConvGeometry geometry, boolean constantWeights) {
         this.g = geometry;
         this.w = Window3.of(geometry);
         this.cg = Math.toIntExact(geometry.inChannelsPerGroup());
         this.mg = Math.toIntExact(geometry.outChannelsPerGroup());
         this.k = w.kernelSize();
+        this.shiftedRows = w.inD() == 1 && w.kD() == 1 && w.padD() == 0 && w.padEndD() == 0;
+        this.depthwise = shiftedRows && cg == 1 && mg < ConvPanels.ROWS;
+        int sH = w.strideH();
+        int sW = w.strideW();
+        this.phaseH = Math.ceilDiv(w.inH() + w.padH() + w.padEndH(), sH);
+        this.phaseW = Math.ceilDiv(w.inW() + w.padW() + w.padEndW(), sW);
+        this.channelFloats = sH * sW * phaseH * phaseW;
+        this.phaseRead = new boolean[sH * sW];
+        this.panels = new ConvPanels(Math.toIntExact(geometry.group()), mg, cg * k, constantWeights);
+        this.rowAt = new int[cg * k];
+        if (shiftedRows) {
+            for (int c = 0, p = 0; c < cg; c++) {
+                for (int kh = 0; kh < w.kH(); kh++) {
+                    for (int kw = 0; kw < w.kW(); kw++, p++) {
+                        int tapH = kh * w.dilationH();
+                        int tapW = kw * w.dilationW();
+                        int phase = tapH % sH * sW + tapW % sW;
+                        phaseRead[phase] = true;
+                        rowAt[p] = c * channelFloats + phase * phaseH * phaseW + tapH / sH * phaseW + tapW / sW;
+                    }
+                }
+            }
+        }
+        if (shiftedRows) {
+            panels.layout(rowAt, cg, phaseW, w.outW(), w.outSize(), 0);
+        }
     }
 
-    /** Y = conv(X, W) + B; {@code b} may be null. Segments hold float32 elements in the ONNX layouts. */
+    /** Whether {@link #run} reads W this call (not once constant weights are packed): a float16 W need not be converted. */
+    boolean needsWeights() {
+        return panels.needsWeights();
+    }
+
+    /**
+     * Y = conv(X, W) + B; {@code b} may be null, {@code weights} too when {@link #needsWeights} is false. Segments hold
+     * float32 elements in the ONNX layouts.
+     */
     void run(MemorySegment x, MemorySegment weights, MemorySegment b, MemorySegment y) {
-        int inSize = w.inSize();
         int outSize = w.outSize();
         long batch = g.batch();
         int groups = Math.toIntExact(g.group());
-        fillBias(b, y, batch, Math.toIntExact(g.outChannels()), outSize);
-        if (outSize == 0 || cg == 0) {
+        if (outSize == 0) {
             return;
         }
-        boolean pointwise = k == 1 && w.strideD() == 1 && w.strideH() == 1 && w.strideW() == 1
-                && w.padD() + w.padH() + w.padW() + w.padEndD() + w.padEndH() + w.padEndW() == 0;
-        if (pointwise) {
-            for (long n = 0; n < batch; n++) {
-                for (int group = 0; group < groups; group++) {
-                    FloatMatrixProduct.multiplyAccumulate(weights, (long) group * mg * cg, false,
-                            x, (n * g.inChannels() + (long) group * cg) * inSize, false,
-                            y, (n * g.outChannels() + (long) group * mg) * outSize, mg, cg, outSize, 1f);
-                }
+        if (cg == 0) {
+            fillBias(b, y, batch, Math.toIntExact(g.outChannels()), outSize);
+            return;
+        }
+        this.x = x;
+        this.y = y;
+        try {
+            panels.prepare(weights, b);
+            if (depthwise) {
+                depthwise(x, y, batch, groups);
+            } else if (shiftedRows) {
+                shiftedRows(x, y, batch, groups);
+            } else {
+                im2col(x, y, batch, groups);
             }
-        } else {
-            this.x = x;
-            this.weights = weights;
-            this.y = y;
-            try {
-                if (cg == 1) {
-                    depthwise(x, weights, y, batch, groups);
-                } else {
-                    im2col(x, weights, y, batch, groups);
-                }
-            } finally {
-                this.x = this.weights = this.y = null; // the Run's memory is not kept reachable from the plan
-                this.columns = null;
+        } finally {
+            this.x = this.y = null; // the Run's memory is not kept reachable from the plan
+            this.columns = this.source = this.out = null;
+        }
+    }
+
+    /** The shifted-rows form: each group's input copied once into zero-bordered phase planes, then one product. */
+    private void shiftedRows(MemorySegment x, MemorySegment y, long batch, int groups) {
+        float[] planes = buffer(PADDED, cg * channelFloats + ConvPanels.SLACK);
+        float[] out = buffer(OUT, mg * w.outSize());
+        int positions = (w.outH() - 1) * phaseW + w.outW();
+        for (long n = 0; n < batch; n++) {
+            for (int group = 0; group < groups; group++) {
+                long xStart = (n * g.inChannels() + (long) group * cg) * w.inSize();
+                long yStart = (n * g.outChannels() + (long) group * mg) * w.outSize();
+                fillPhases(x, xStart, cg, planes);
+                panels.multiply(group, planes, positions, out);
+                MemorySegment.copy(out, 0, y, F, yStart * Float.BYTES, mg * w.outSize());
             }
         }
     }
 
+    /** Copies {@code channels} channels from {@code xStart} into the phase planes that taps read, zeros around. */
+    private void fillPhases(MemorySegment x, long xStart, int channels, float[] planes) {
+        int inH = w.inH();
+        int inW = w.inW();
+        if (!padded()) { // stride 1, no padding: the planes are X's
+            MemorySegment.copy(x, F, xStart * Float.BYTES, planes, 0, channels * inH * inW);
+            return;
+        }
+        // one bulk copy: a segment copy per channel or row costs more than the small planes' rows move
+        float[] source = buffer(IN, channels * inH * inW + ConvPanels.SLACK); // the slack: ConvVectors.everyOther
+        MemorySegment.copy(x, F, xStart * Float.BYTES, source, 0, channels * inH * inW);
+        fillPhases(source, 0, channels, planes);
+    }
+
+    /** Whether the phase planes differ from X's planes (a stride or padding). */
+    private boolean padded() {
+        return !(w.strideH() == 1 && w.strideW() == 1 && channelFloats == w.inH() * w.inW());
+    }
+
+    /** {@link #fillPhases(MemorySegment, long, int, float[])} from X's planes on the heap, at {@code sourceAt}. */
+    private void fillPhases(float[] source, int sourceAt, int channels, float[] planes) {
+        int inH = w.inH();
+        int inW = w.inW();
+        int sH = w.strideH();
+        int sW = w.strideW();
+        int phaseSize = phaseH * phaseW;
+        for (int c = 0; c < channels; c++) {
+            int channel = c * channelFloats;
+            for (int phase = 0; phase < phaseRead.length; phase++) {
+                if (phaseRead[phase]) {
+                    Arrays.fill(planes, channel + phase * phaseSize, channel + (phase + 1) * phaseSize, 0f);
+                }
+            }
+            for (int ih = 0; ih < inH; ih++) {
+                int ph = ih + w.padH();
+                int rowStart = channel + ph % sH * sW * phaseSize + ph / sH * phaseW; // phase (ph % sH, 0), row ph / sH
+                int from = sourceAt + (c * inH + ih) * inW;
+                if (sW == 1) {
+                    if (phaseRead[ph % sH]) {
+                        System.arraycopy(source, from, planes, rowStart + w.padW(), inW);
+                    }
+                    continue;
+                }
+                for (int b = 0; b < sW; b++) {
+                    if (!phaseRead[ph % sH * sW + b]) {
+                        continue;
+                    }
+                    // the inputs of phase column b: padded columns pw = iw + padW with pw % sW == b, at pw / sW; a counted
+                    // loop with linear indices, whose range checks the JIT hoists
+                    int iw = Math.floorMod(b - w.padW(), sW);
+                    int at = rowStart + b * phaseSize + (iw + w.padW()) / sW;
+                    int first = from + iw;
+                    int count = Math.ceilDiv(inW - iw, sW);
+                    int i = sW == 2 && VectorSupport.AVAILABLE ? ConvVectors.everyOther(source, first, planes, at, count) : 0;
+                    for (; i < count; i++) {
+                        planes[at + i] = source[first + i * sW];
+                    }
+                }
+            }
+        }
+    }
 
     /** This thread's buffer {@code which}, at least {@code size} floats long (grown, never shrunk: no allocation per Run). */
     static float[] buffer(int which, int size) {
@@ -128,104 +255,66 @@ final class FloatConvolution {
         }
     }
 
-    private void depthwise(MemorySegment x, MemorySegment weights, MemorySegment y, long batch, int groups) {
+    /**
+     * X's planes are copied to the heap and the outputs back to Y by the calling thread, in one copy each (X's planes are
+     * contiguous, one channel per group, and so are their outputs in Y); the kernel threads work on the heap only.
+     */
+    private void depthwise(MemorySegment x, MemorySegment y, long batch, int groups) {
         KernelThreads pool = KernelThreads.current();
         long planes = batch * groups;
+        int inSize = w.inSize();
+        int outSize = w.outSize();
+        float[] source = buffer(IN, Math.toIntExact(planes * inSize) + ConvPanels.SLACK);
+        float[] out = buffer(OUT, Math.toIntExact(planes * mg * outSize));
+        MemorySegment.copy(x, F, 0, source, 0, (int) planes * inSize);
         // a task is a run of whole channels; split only when the work outweighs a hand-off
-        int tasks = (long) w.outSize() * k * planes * mg < PARALLEL_MULTIPLY_ADDS ? 1
-                : (int) Math.min(planes, pool.tasks());
-        long planesPerTask = Math.ceilDiv(planes, tasks);
+        int tasks = (long) outSize * k * planes * mg < PARALLEL_MULTIPLY_ADDS ? 1 : (int) Math.min(planes, pool.tasks());
         if (tasks == 1) {
-            depthwisePlanes(x, weights, y, groups, 0, planes);
+            depthwisePlanes(source, out, groups, 0, planes);
         } else {
+            this.source = source;
+            this.out = out;
             this.groups = groups;
             this.planes = planes;
-            this.planesPerTask = planesPerTask;
+            this.planesPerTask = Math.ceilDiv(planes, tasks);
             pool.parallelFor(tasks, depthwiseTasks);
         }
+        MemorySegment.copy(out, 0, y, F, 0, (int) planes * mg * outSize);
     }
 
     private void depthwiseTask(int t) {
-        depthwisePlanes(x, weights, y, groups, t * planesPerTask, Math.min(planes, (t + 1) * planesPerTask));
+        depthwisePlanes(source, out, groups, t * planesPerTask, Math.min(planes, (t + 1) * planesPerTask));
     }
 
-    /** Depthwise convolution of input planes {@code [first, end)} (plane = image * groups + group). */
-    private void depthwisePlanes(MemorySegment x, MemorySegment weights, MemorySegment y, int groups, long first, long end) {
+    /** Depthwise convolution of the planes {@code [first, end)} (plane = image * groups + group) of X's heap copy. */
+    private void depthwisePlanes(float[] source, float[] out, int groups, long first, long end) {
+        float[] phases = buffer(PADDED, channelFloats + ConvPanels.SLACK);
+        int positions = (w.outH() - 1) * phaseW + w.outW();
+        float[] values = buffer(TILE, positions + ConvPanels.SLACK);
         int inSize = w.inSize();
         int outSize = w.outSize();
-        float[] in = buffer(IN, inSize);
-        float[] out = buffer(OUT, outSize);
-        float[] taps = buffer(TAPS, k);
-        for (long plane = first; plane < end; plane++) {
-            long n = plane / groups;
-            int group = (int) (plane % groups);
-            MemorySegment.copy(x, F, (n * g.inChannels() + group) * inSize * 4L, in, 0, inSize);
+        for (int plane = (int) first; plane < end; plane++) {
+            int group = plane % groups;
+            if (padded()) {
+                fillPhases(source, plane * inSize, 1, phases);
+            } else {
+                System.arraycopy(source, plane * inSize, phases, 0, inSize);
+            }
             for (int j = 0; j < mg; j++) {
-                int m = group * mg + j;
-                long yStart = (n * g.outChannels() + m) * outSize;
-                MemorySegment.copy(y, F, yStart * 4L, out, 0, outSize);
-                MemorySegment.copy(weights, F, (long) m * k * 4L, taps, 0, k);
-                depthwisePlane(in, taps, out);
-                MemorySegment.copy(out, 0, y, F, yStart * 4L, outSize);
+                panels.oneChannel(group, j, phases, rowAt, positions, values);
+                ConvPanels.store(values, 0, 0, positions, phaseW, w.outW(), out, (plane * mg + j) * outSize);
             }
         }
     }
 
-    /** {@code out += conv(in, taps)} for one input channel and one output channel. */
-    void depthwisePlane(float[] in, float[] taps, float[] out) {
-        for (int kd = 0; kd < w.kD(); kd++) {
-            for (int kh = 0; kh < w.kH(); kh++) {
-                for (int kw = 0; kw < w.kW(); kw++) {
-                    float tap = taps[(kd * w.kH() + kh) * w.kW() + kw];
-                    int offsetW = kw * w.dilationW() - w.padW();
-                    // outputs whose input column ow * strideW + offsetW lies in [0, inW)
-                    int owFirst = offsetW >= 0 ? 0 : Math.ceilDiv(-offsetW, w.strideW());
-                    int owEnd = Math.min(w.outW(), Math.max(0, Math.ceilDiv(w.inW() - offsetW, w.strideW())));
-                    for (int od = 0; od < w.outD(); od++) {
-                        int id = od * w.strideD() - w.padD() + kd * w.dilationD();
-                        if (id < 0 || id >= w.inD()) {
-                            continue;
-                        }
-                        for (int oh = 0; oh < w.outH(); oh++) {
-                            int ih = oh * w.strideH() - w.padH() + kh * w.dilationH();
-                            if (ih < 0 || ih >= w.inH()) {
-                                continue;
-                            }
-                            int inRow = (id * w.inH() + ih) * w.inW() + offsetW;
-                            int outRow = (od * w.outH() + oh) * w.outW();
-                            if (w.strideW() == 1 && VectorSupport.AVAILABLE) {
-                                FloatVectors.multiplyAdd(tap, in, inRow + owFirst, out, outRow + owFirst, owEnd - owFirst);
-                            } else if (w.strideW() == 1) {
-                                for (int ow = owFirst; ow < owEnd; ow++) {
-                                    out[outRow + ow] += tap * in[inRow + ow];
-                                }
-                            } else {
-                                for (int ow = owFirst; ow < owEnd; ow++) {
-                                    out[outRow + ow] += tap * in[inRow + ow * w.strideW()];
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    private void im2col(MemorySegment x, MemorySegment weights, MemorySegment y, long batch, int groups) {
+    private void im2col(MemorySegment x, MemorySegment y, long batch, int groups) {
         int inSize = w.inSize();
         int outSize = w.outSize();
         int rows = w.outD() * w.outH();
         int ck = cg * k;
         int rowsPerRun = Math.clamp(COLUMN_BUDGET / Math.max(1L, (long) ck * w.outW()), 1, rows);
-        int runColumns = rowsPerRun * w.outW();
-        float[] columns = buffer(COLUMNS, ck * runColumns);
-        boolean oneRun = rowsPerRun == rows;
-        float[] tile = oneRun ? null : buffer(TILE, mg * runColumns);
-        if (!oneRun && tileArray != tile) {
-            tileArray = tile;
-            tileSegment = MemorySegment.ofArray(tile);
-        }
-        MemorySegment tileSegment = oneRun ? null : this.tileSegment;
+        float[] columns = buffer(COLUMNS, ck * rowsPerRun * w.outW() + ConvPanels.SLACK);
+        float[] out = buffer(OUT, mg * outSize);
         for (long n = 0; n < batch; n++) {
             for (int group = 0; group < groups; group++) {
                 long xStart = (n * g.inChannels() + (long) group * cg) * inSize;
@@ -234,21 +323,16 @@ final class FloatConvolution {
                     int runRows = Math.min(rowsPerRun, rows - row0);
                     int cols = runRows * w.outW();
                     fillColumns(x, xStart, row0, runRows, cols, columns);
-                    if (oneRun) {
-                        FloatMatrixProduct.multiplyAccumulate(weights, (long) group * mg * ck, false, columns, 0,
-                                y, yStart, mg, ck, cols, 1f);
-                        continue;
+                    if (rowAtColumns != cols) { // a run's width: the last run may be shorter
+                        for (int p = 0; p < ck; p++) {
+                            rowAt[p] = p * cols;
+                        }
+                        rowAtColumns = cols;
                     }
-                    long outStart = (long) row0 * w.outW();
-                    for (int m = 0; m < mg; m++) {
-                        MemorySegment.copy(y, F, (yStart + (long) m * outSize + outStart) * 4L, tile, m * cols, cols);
-                    }
-                    FloatMatrixProduct.multiplyAccumulate(weights, (long) group * mg * ck, false, columns, 0,
-                            tileSegment, 0, mg, ck, cols, 1f);
-                    for (int m = 0; m < mg; m++) {
-                        MemorySegment.copy(tile, m * cols, y, F, (yStart + (long) m * outSize + outStart) * 4L, cols);
-                    }
+                    panels.layout(rowAt, ck, cols, cols, outSize, row0 * w.outW());
+                    panels.multiply(group, columns, cols, out);
                 }
+                MemorySegment.copy(out, 0, y, F, yStart * Float.BYTES, mg * outSize);
             }
         }
     }

@@ -26,7 +26,8 @@ import java.lang.foreign.ValueLayout;
  * ones run on the calling thread, so a small model's Run pays no hand-off. Each thread packs into its own scratch
  * instance ({@link #SCRATCH}, full block size) and hands the pool its own reusable task body ({@code Split}), so a
  * product allocates nothing once a thread has run one. Public for
- * the convolution kernels ({@code cpu.kernel.conv}), which lower Conv and ConvTranspose to it.
+ * the convolution kernels ({@code cpu.kernel.conv}), which lower ConvTranspose to it (Conv has its own register tile
+ * over pre-packed weights, {@code ConvPanels}).
  */
 public final class FloatMatrixProduct {
     static final int BLOCK_K = 128;
@@ -60,15 +61,6 @@ public final class FloatMatrixProduct {
                                           MemorySegment y, long yOffset,
                                           long m, long k, long n, float alpha) {
         multiplyAccumulate(a, aOffset, transA, b, transB ? null : wholeArray(b), bOffset, transB, y, yOffset, m, k, n, alpha);
-    }
-
-    /**
-     * {@link #multiplyAccumulate(MemorySegment, long, boolean, MemorySegment, long, boolean, MemorySegment, long, long,
-     * long, long, float)} with B a whole heap array, not transposed (the convolution's column matrix).
-     */
-    public static void multiplyAccumulate(MemorySegment a, long aOffset, boolean transA, float[] b, long bOffset,
-                                          MemorySegment y, long yOffset, long m, long k, long n, float alpha) {
-        multiplyAccumulate(a, aOffset, transA, null, b, bOffset, false, y, yOffset, m, k, n, alpha);
     }
 
     /** The product, with {@code bArray} the float[] B is the whole of (then {@code b} is not read), or null. */
@@ -179,7 +171,7 @@ public final class FloatMatrixProduct {
             int nb = (int) Math.min(BLOCK_N, jEnd - j0);
             for (long p0 = 0; p0 < k; p0 += BLOCK_K) {
                 int kb = (int) Math.min(BLOCK_K, k - p0);
-                if (bArray != null) { // a heap B (the convolution's column matrix): array copies, no segment checks
+                if (bArray != null) { // a heap B (ConvTranspose's input copy): array copies, no segment checks
                     for (int p = 0; p < kb; p++) {
                         System.arraycopy(bArray, Math.toIntExact(bOffset + (p0 + p) * n + j0), block, p * nb, nb);
                     }

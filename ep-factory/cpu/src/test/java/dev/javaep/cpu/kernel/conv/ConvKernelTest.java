@@ -5,7 +5,18 @@ import static dev.javaep.cpu.kernel.conv.ConvolutionRun.l;
 import static dev.javaep.cpu.kernel.conv.KernelRun.ints;
 import static dev.javaep.cpu.kernel.conv.KernelRun.string;
 
+import dev.javaep.cpu.kernel.HostTensor;
+import dev.javaep.cpu.kernel.KernelThreads;
+import dev.javaep.cpu.kernel.PlannedKernel;
+import dev.javaep.cpu.kernel.TestTensors;
+import dev.javaep.cpu.kernel.conv.ReferenceLoops.Spatial;
 import dev.javaep.spi.ElementType;
+import dev.javaep.spi.Node;
+import dev.javaep.spi.ValueInfo;
+import java.lang.foreign.Arena;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** JavaCpu's Conv against {@link ReferenceLoops#conv}, in every form the kernel takes (im2col, pointwise, depthwise). */
@@ -80,6 +91,69 @@ class ConvKernelTest {
         // strided W inside runs (6 rows of 150 columns per run)
         CONV.check(F, 1, 32, 2, 1, l(17, 300), l(3, 3), l(2, 2), l(1, 1), l(1, 1, 1, 1), l(9, 150), true,
                 ints("pads", 1, 1, 1, 1), ints("strides", 2, 2));
+    }
+
+    @Test
+    void manyBlocksOfPositionsAndChannelsPastAPanel() {
+        // 10 output channels: two panels of four and one of two; 19 x 45 outputs with padding columns: blocks of positions
+        // whose last vector runs past the end
+        CONV.check(F, 1, 6, 10, 1, l(19, 45), l(3, 3), l(1, 1), l(1, 1), l(1, 1, 1, 1), l(19, 45), true,
+                ints("pads", 1, 1, 1, 1));
+        // stride 2 with a dilation of 2: every tap reads phase (0, 0) of the stride phases; stride 3 reads all nine
+        CONV.check(F, 1, 5, 7, 1, l(23, 31), l(3, 3), l(2, 2), l(2, 2), l(2, 1, 2, 1), l(12, 15), true,
+                ints("pads", 2, 1, 2, 1), ints("strides", 2, 2), ints("dilations", 2, 2));
+        CONV.check(F, 2, 4, 5, 1, l(17, 20), l(3, 3), l(3, 3), l(1, 1), l(1, 1, 1, 1), l(6, 7), false,
+                ints("pads", 1, 1, 1, 1), ints("strides", 3, 3));
+        // depthwise 5x5, stride 2, on planes of 2x2 (mobilenet's last blocks) and 33x33
+        CONV.check(F, 1, 9, 9, 9, l(2, 2), l(5, 5), l(2, 2), l(1, 1), l(2, 2, 2, 2), l(1, 1), true,
+                ints("pads", 2, 2, 2, 2), ints("strides", 2, 2));
+        CONV.check(F, 2, 3, 3, 3, l(33, 33), l(5, 5), l(2, 2), l(1, 1), l(2, 2, 2, 2), l(17, 17), true,
+                ints("pads", 2, 2, 2, 2), ints("strides", 2, 2));
+    }
+
+    @Test
+    void splitAcrossKernelThreads() {
+        KernelThreads pool = KernelThreads.acquire(3);
+        try {
+            KernelThreads.enter(pool);
+            // 1.8M multiply-adds over four blocks of positions; depthwise: 32 planes, 460k multiply-adds
+            CONV.check(F, 1, 16, 10, 1, l(40, 40), l(3, 3), l(1, 1), l(1, 1), l(1, 1, 1, 1), l(40, 40), true,
+                    ints("pads", 1, 1, 1, 1));
+            CONV.check(F, 1, 32, 32, 32, l(40, 40), l(3, 3), l(1, 1), l(1, 1), l(1, 1, 1, 1), l(40, 40), true,
+                    ints("pads", 1, 1, 1, 1));
+        } finally {
+            KernelThreads.enter(null);
+            KernelThreads.release(pool);
+        }
+    }
+
+    @Test
+    void constantWeightsArePackedOnceAndOtherWeightsEveryCall() {
+        long[][] shapes = {{1, 3, 5, 6}, {5, 3, 3, 3}};
+        long[] xShape = shapes[0];
+        long[] wShape = shapes[1];
+        Random random = new Random(13);
+        // the weights of the first call, then of the second
+        float[][] weights = {KernelRun.random(random, 135), KernelRun.random(random, 135)};
+        for (boolean constant : new boolean[] {true, false}) {
+            Node node = new Node(1, "conv", "Conv", "", 11,
+                    List.of(new ValueInfo("x", F, xShape, true), new ValueInfo("w", F, wShape, true, constant, null)),
+                    List.of(new ValueInfo("y", F, null, true)), Map.of("pads", ints("pads", 1, 1, 1, 1)));
+            PlannedKernel.Plan plan = ((PlannedKernel) KernelRun.kernel(node)).plan(shapes);
+            try (Arena arena = Arena.ofConfined()) {
+                for (int call = 0; call < 2; call++) {
+                    float[] x = KernelRun.random(random, ReferenceLoops.product(xShape));
+                    float[] given = weights[call];
+                    HostTensor y = TestTensors.misaligned(arena, F, 1, 5, 5, 6);
+                    plan.compute(List.of(KernelRun.tensor(arena, F, x, xShape), KernelRun.tensor(arena, F, given, wShape)),
+                            List.of(y));
+                    // constant weights cannot change: the plan keeps what it packed on the first call
+                    float[] expected = ReferenceLoops.conv(x, constant ? weights[0] : given, null, 1, 3, 5, 1,
+                            new Spatial(l(5, 6), l(3, 3), l(1, 1), l(1, 1), l(1, 1, 1, 1), l(5, 6)));
+                    KernelRun.assertClose(expected, KernelRun.values(y), 27e-5f, "constant " + constant + ", call " + call);
+                }
+            }
+        }
     }
 
     @Test
