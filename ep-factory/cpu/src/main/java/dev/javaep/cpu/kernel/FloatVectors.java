@@ -119,8 +119,8 @@ public final class FloatVectors {
             case SIGMOID -> sigmoid(in, out, bytes);
             case TANH -> tanh(in, out, bytes);
             case EXP -> exp(in, out, bytes);
-            case NEG -> lanewise(VectorOperators.NEG, in, out, bytes);
-            case ABS -> lanewise(VectorOperators.ABS, in, out, bytes);
+            case NEG -> neg(in, out, bytes);
+            case ABS -> abs(in, out, bytes);
             case RELU -> relu(in, out, bytes);
         };
         for (; o < bytes; o += Float.BYTES) {
@@ -230,12 +230,20 @@ public final class FloatVectors {
         return magnitude.viewAsIntegralLanes().or(sign).viewAsFloatingLanes();
     }
 
-    /** The whole vectors of a one-operator activation (a constant {@code op} at each call site, once inlined). */
-    private static long lanewise(VectorOperators.Unary op, MemorySegment in, MemorySegment out, long bytes) {
-        long step = (long) L * Float.BYTES;
+    // Neg and Abs have a loop each, not one loop taking the operator: once C2 compiled such a shared loop on its own,
+    // the operator was no constant there and lanewise(op) ran the Vector API's per-lane Java fallback.
+    private static long neg(MemorySegment in, MemorySegment out, long bytes) {
         long o = 0;
-        for (; o + step <= bytes; o += step) {
-            FloatVector.fromMemorySegment(S, in, o, ORDER).lanewise(op).intoMemorySegment(out, o, ORDER);
+        for (long step = (long) L * Float.BYTES; o + step <= bytes; o += step) {
+            FloatVector.fromMemorySegment(S, in, o, ORDER).neg().intoMemorySegment(out, o, ORDER);
+        }
+        return o;
+    }
+
+    private static long abs(MemorySegment in, MemorySegment out, long bytes) {
+        long o = 0;
+        for (long step = (long) L * Float.BYTES; o + step <= bytes; o += step) {
+            FloatVector.fromMemorySegment(S, in, o, ORDER).abs().intoMemorySegment(out, o, ORDER);
         }
         return o;
     }

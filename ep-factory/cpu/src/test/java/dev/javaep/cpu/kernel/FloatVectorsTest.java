@@ -122,4 +122,20 @@ class FloatVectorsTest {
         double worst = maxUlps(FloatVectors.Activation.SIGMOID, x -> 1 / (1 + Math.exp(-x)), sweepAndSpecial(), 1e-30f);
         assertTrue(worst <= 2.5, "sigmoid's largest error " + worst + " ulp");
     }
+
+    @Test
+    void negAndAbsFlipAndClearTheSignBit() {
+        float[] x = new float[37]; // whole vectors and a scalar tail
+        for (int i = 0; i < x.length; i++) {
+            x[i] = (i % 2 == 0 ? -1 : 1) * i * 0.75f;
+        }
+        x[3] = -0f;
+        x[4] = Float.NEGATIVE_INFINITY;
+        float[] neg = apply(FloatVectors.Activation.NEG, x);
+        float[] abs = apply(FloatVectors.Activation.ABS, x);
+        for (int i = 0; i < x.length; i++) {
+            assertEquals(Float.floatToRawIntBits(x[i]) ^ 0x80000000, Float.floatToRawIntBits(neg[i]), "neg(" + x[i] + ")");
+            assertEquals(Float.floatToRawIntBits(x[i]) & 0x7fffffff, Float.floatToRawIntBits(abs[i]), "abs(" + x[i] + ")");
+        }
+    }
 }
