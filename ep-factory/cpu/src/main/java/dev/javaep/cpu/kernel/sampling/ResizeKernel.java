@@ -312,14 +312,10 @@ record ResizeKernel(String op, ResizeAttributes attributes, int roiInput, int sc
         /** An axis that is not resized: each coordinate its own one tap of weight 1. */
         static Taps identity(int length) {
             int[] count = new int[length];
-            long[] index = new long[length];
+            java.util.Arrays.fill(count, 1);
             float[] weight = new float[length];
-            for (int y = 0; y < length; y++) {
-                count[y] = 1;
-                index[y] = y;
-                weight[y] = 1f;
-            }
-            return new Taps(1, count, index, weight, new boolean[length]);
+            java.util.Arrays.fill(weight, 1f);
+            return new Taps(1, count, java.util.stream.LongStream.range(0, length).toArray(), weight, new boolean[length]);
         }
     }
 }

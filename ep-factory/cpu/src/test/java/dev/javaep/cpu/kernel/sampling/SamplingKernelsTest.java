@@ -161,6 +161,11 @@ class SamplingKernelsTest {
         assertClose(nearest, run(nearestKernel, x, xShape, yShape, null, floats(1, 1, 2, 2)));
         CpuKernel linearKernel = kernel(node("Resize", 13, Arrays.asList(F, null, F), string("mode", "linear")));
         assertClose(bilinear, run(linearKernel, x, xShape, yShape, null, floats(1, 1, 2, 2)));
+        float[] widened = new float[2 * x.length]; // W alone resized: H's taps are the identity
+        for (int i = 0; i < widened.length; i++) {
+            widened[i] = x[i / 2];
+        }
+        assertClose(widened, run(nearestKernel, x, xShape, new long[] {1, 2, h, 2 * w}, null, floats(1, 1, 1, 2)));
     }
 
     @Test
