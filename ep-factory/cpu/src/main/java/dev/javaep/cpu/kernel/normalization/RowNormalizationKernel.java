@@ -3,7 +3,6 @@ package dev.javaep.cpu.kernel.normalization;
 import dev.javaep.cpu.kernel.PlannedKernel;
 import dev.javaep.cpu.kernel.FloatAccess;
 import dev.javaep.cpu.kernel.Shapes;
-import dev.javaep.cpu.kernel.VectorSupport;
 import dev.javaep.spi.Tensor;
 import dev.javaep.spi.ops.NormalizationOps.LayerNorm;
 import dev.javaep.spi.ops.NormalizationOps.RowLayout;
@@ -13,9 +12,7 @@ import java.util.List;
 /**
  * InstanceNormalization, LayerNormalization and GroupNormalization on float32 or float16: each row of the
  * {@link RowLayout} is normalised with its mean and (population) variance, taken in two passes in double, then
- * scaled and shifted by the parameters the layout names. On float32 where the JVM has the Vector API
- * ({@link NormalizationVectors}) one read gives both statistics and each run of elements that shares its scale and
- * bias (an InstanceNormalization plane) is one multiply-add per element. LayerNormalization's optional Mean and InvStdDev
+ * scaled and shifted by the parameters the layout names. LayerNormalization's optional Mean and InvStdDev
  * outputs get each row's statistics. The layout is planned once per set of input shapes.
  */
 record RowNormalizationKernel(RowNormalization rule) implements PlannedKernel {
@@ -34,8 +31,6 @@ record RowNormalizationKernel(RowNormalization rule) implements PlannedKernel {
     /** The row layout of one set of input shapes, made once. */
     private final class RowsPlan extends ShapedPlan {
         private final RowLayout layout;
-        /** The shifted sum and sum of squares of the row in hand (scratch: a plan serves one thread at a time). */
-        private final double[] sums = new double[2];
 
         RowsPlan(RowLayout layout, long[][] outputShapes) {
             super(outputShapes);
@@ -55,42 +50,26 @@ record RowNormalizationKernel(RowNormalization rule) implements PlannedKernel {
             FloatAccess meanOut = statistics(op, outputs, 1, "Mean");
             FloatAccess invStdDevOut = statistics(op, outputs, 2, "InvStdDev");
             long length = layout.length();
-            boolean vectorised = VectorSupport.AVAILABLE && !in.half() && !out.half() && in.data().isNative()
-                    && out.data().isNative();
             for (long row = 0; row < layout.rows(); row++) {
                 long base = row * length;
                 long group = row % layout.groups();
-                double mean;
-                double variance;
-                if (vectorised && length > 0) {
-                    float shift = in.get(base);
-                    NormalizationVectors.shiftedSums(in.data(), base * Float.BYTES, length, shift, sums);
-                    double shiftedMean = sums[0] / length;
-                    mean = shift + shiftedMean;
-                    variance = Math.max(0, sums[1] / length - shiftedMean * shiftedMean);
-                } else {
-                    mean = mean(in, base, length);
-                    variance = variance(in, base, length, mean);
+                double sum = 0;
+                for (long i = 0; i < length; i++) {
+                    sum += in.get(base + i);
                 }
+                double mean = length == 0 ? 0 : sum / length;
+                double squares = 0;
+                for (long i = 0; i < length; i++) {
+                    double d = in.get(base + i) - mean;
+                    squares += d * d;
+                }
+                double variance = length == 0 ? 0 : squares / length;
                 double inverse = 1.0 / Math.sqrt(variance + rule.epsilon());
-                if (vectorised && layout.scale().divisor() > 1 && layout.bias() != null
-                        && layout.bias().divisor() == layout.scale().divisor()) {
-                    // scale and bias hold still over runs of divisor elements (a whole plane for InstanceNormalization):
-                    // one multiply-add per element with the run's folded factor and offset
-                    long run = layout.scale().divisor();
-                    for (long start = 0; start < length; start += run) {
-                        double a = inverse * scale.get(layout.scale().of(group, start));
-                        double b = bias.get(layout.bias().of(group, start)) - mean * a;
-                        NormalizationVectors.scaleShift(in.data(), out.data(), (base + start) * Float.BYTES,
-                                Math.min(run, length - start), (float) a, (float) b);
-                    }
-                } else {
-                    for (long i = 0; i < length; i++) {
-                        double normalised = (in.get(base + i) - mean) * inverse;
-                        double y = normalised * scale.get(layout.scale().of(group, i))
-                                + (bias == null ? 0 : bias.get(layout.bias().of(group, i)));
-                        out.set(base + i, (float) y);
-                    }
+                for (long i = 0; i < length; i++) {
+                    double normalised = (in.get(base + i) - mean) * inverse;
+                    double y = normalised * scale.get(layout.scale().of(group, i))
+                            + (bias == null ? 0 : bias.get(layout.bias().of(group, i)));
+                    out.set(base + i, (float) y);
                 }
                 if (meanOut != null) {
                     meanOut.set(row, (float) mean);
@@ -100,23 +79,6 @@ record RowNormalizationKernel(RowNormalization rule) implements PlannedKernel {
                 }
             }
         }
-    }
-
-    private static double mean(FloatAccess in, long base, long length) {
-        double sum = 0;
-        for (long i = 0; i < length; i++) {
-            sum += in.get(base + i);
-        }
-        return length == 0 ? 0 : sum / length;
-    }
-
-    private static double variance(FloatAccess in, long base, long length, double mean) {
-        double squares = 0;
-        for (long i = 0; i < length; i++) {
-            double d = in.get(base + i) - mean;
-            squares += d * d;
-        }
-        return length == 0 ? 0 : squares / length;
     }
 
     private static FloatAccess statistics(String op, List<? extends Tensor> outputs, int index, String name) {

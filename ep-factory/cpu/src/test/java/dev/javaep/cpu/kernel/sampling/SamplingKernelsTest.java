@@ -126,49 +126,6 @@ class SamplingKernelsTest {
     }
 
     @Test
-    void planesUpsampledTwiceByNearestAndBilinearLikeUNet() {
-        // NCHW, only H and W resized: the plane walk; two channels so that each plane starts at its own offset
-        int h = 3;
-        int w = 4;
-        float[] x = new float[2 * h * w];
-        for (int i = 0; i < x.length; i++) {
-            x[i] = i * i % 7 - 2.5f * (i / (h * w));
-        }
-        long[] xShape = {1, 2, h, w};
-        long[] yShape = {1, 2, 2 * h, 2 * w};
-        float[] nearest = new float[4 * x.length];
-        float[] bilinear = new float[4 * x.length];
-        for (int c = 0; c < 2; c++) {
-            for (int oy = 0; oy < 2 * h; oy++) {
-                double sy = Math.clamp((oy + 0.5) / 2 - 0.5, 0, h - 1);
-                int y0 = (int) sy;
-                int y1 = Math.min(y0 + 1, h - 1);
-                for (int ox = 0; ox < 2 * w; ox++) {
-                    double sx = Math.clamp((ox + 0.5) / 2 - 0.5, 0, w - 1);
-                    int x0 = (int) sx;
-                    int x1 = Math.min(x0 + 1, w - 1);
-                    int plane = c * h * w;
-                    int o = (c * 2 * h + oy) * 2 * w + ox;
-                    nearest[o] = x[plane + oy / 2 * w + ox / 2];
-                    double top = x[plane + y0 * w + x0] * (1 - (sx - x0)) + x[plane + y0 * w + x1] * (sx - x0);
-                    double bottom = x[plane + y1 * w + x0] * (1 - (sx - x0)) + x[plane + y1 * w + x1] * (sx - x0);
-                    bilinear[o] = (float) (top * (1 - (sy - y0)) + bottom * (sy - y0));
-                }
-            }
-        }
-        CpuKernel nearestKernel = kernel(node("Resize", 13, Arrays.asList(F, null, F), string("mode", "nearest"),
-                string("coordinate_transformation_mode", "asymmetric"), string("nearest_mode", "floor")));
-        assertClose(nearest, run(nearestKernel, x, xShape, yShape, null, floats(1, 1, 2, 2)));
-        CpuKernel linearKernel = kernel(node("Resize", 13, Arrays.asList(F, null, F), string("mode", "linear")));
-        assertClose(bilinear, run(linearKernel, x, xShape, yShape, null, floats(1, 1, 2, 2)));
-        float[] widened = new float[2 * x.length]; // W alone resized: H's taps are the identity
-        for (int i = 0; i < widened.length; i++) {
-            widened[i] = x[i / 2];
-        }
-        assertClose(widened, run(nearestKernel, x, xShape, new long[] {1, 2, h, 2 * w}, null, floats(1, 1, 1, 2)));
-    }
-
-    @Test
     void alignCornersWithSizes() {
         CpuKernel k = kernel(node("Resize", 13, Arrays.asList(F, null, null, I64), string("mode", "linear"),
                 string("coordinate_transformation_mode", "align_corners")));
