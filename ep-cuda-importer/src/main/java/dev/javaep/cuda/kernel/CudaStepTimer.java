@@ -18,7 +18,7 @@ final class CudaStepTimer implements AutoCloseable {
     record Mark(long startNanos, long startEvent) {}
 
     /**
-     * How long the device spins before a gap-filled step's start event ({@link #begin(boolean, long, boolean)}), µs:
+     * How long the device spins before a gap-filled step's start event ({@link #begin}), µs:
      * longer than the host takes to queue any one step (cuDNN's legacy calls take 60–90 µs of host time).
      */
     static final long SPIN_MICROS = Long.getLong("javaep.cuda.profileSteps.spinMicros", 500);
@@ -32,15 +32,11 @@ final class CudaStepTimer implements AutoCloseable {
         this.device = device;
     }
 
-    /** Before a step: its start event recorded on {@code stream} (a device step). Call with the device current. */
-    Mark begin(boolean onHost, long stream) {
-        return begin(onHost, stream, false);
-    }
-
     /**
-     * As {@link #begin(boolean, long)}; with {@code fillHostGaps}, a device step's start event is queued behind a
-     * kernel that keeps the device busy for {@link #SPIN_MICROS}, so that by the time the device reaches the event the
-     * host has queued the whole step: the pair then measures the step's device time alone, not the device waiting
+     * Before a step: its start event recorded on {@code stream} (a device step). Call with the device current. With
+     * {@code fillHostGaps} (the step breakdown; not ORT's profiler, whose timeline is the Run's own), the start event
+     * is queued behind a kernel that keeps the device busy for {@link #SPIN_MICROS}, so that by the time the device
+     * reaches the event the host has queued the whole step: the pair then measures the step's device time alone, not the device waiting
      * for the host between the step's launches (what an eager Run's pairs include, and a replayed graph does not).
      */
     Mark begin(boolean onHost, long stream, boolean fillHostGaps) {

@@ -1,6 +1,7 @@
 package dev.javaep.cuda.kernel;
 
 import dev.javaep.cuda.driver.CudaDriver;
+import dev.javaep.cuda.kernel.ptx.PtxModule;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -15,9 +16,7 @@ import java.lang.foreign.ValueLayout;
  */
 public final class DeviceSpin implements AutoCloseable {
     /** {@code javaep_spin_ns(u64 nanos)}: spins on {@code %globaltimer} until that many nanoseconds have passed. */
-    private static final String PTX = """
-            .version 7.0
-            .target sm_52
+    private static final String PTX = ".version " + PtxModule.PTX_ISA + "\n.target " + PtxModule.TARGET + "\n" + """
             .address_size 64
             .visible .entry javaep_spin_ns(.param .u64 nanos)
             {
