@@ -82,13 +82,17 @@ final class LifecycleChecks {
             List<ProcessSample> samples = sessionCycleSamples(() -> context.session(KitContext.addModel(), true), cycles,
                     every, device);
             double heapLimit = cycles >= STEADY_CYCLES ? SESSION_HEAP_KIB_STEADY : SESSION_HEAP_KIB;
-            return verdict(samples, every, "session", new Limits(SESSION_NATIVE_KIB, heapLimit, SESSION_FDS,
-                    SESSION_THREADS, SESSION_DEVICE_KIB), device.labels(), cycles);
+            return verdict(samples, every, "session", Limits.session(heapLimit), device.labels(), cycles);
         }
     }
 
     /** Growth limits per cycle: RSS outside the heap and heap in KiB, fds, threads, device memory in KiB. */
-    record Limits(double nativeKib, double heapKib, double fds, double threads, double deviceKib) {}
+    record Limits(double nativeKib, double heapKib, double fds, double threads, double deviceKib) {
+        /** A session cycle's limits, with {@code heapKib} for the Java heap (it depends on the run's length). */
+        static Limits session(double heapKib) {
+            return new Limits(SESSION_NATIVE_KIB, heapKib, SESSION_FDS, SESSION_THREADS, SESSION_DEVICE_KIB);
+        }
+    }
 
     /** Samples every this many cycles: 40 samples over a run. */
     static int samplingInterval(int cycles) {
@@ -200,32 +204,6 @@ final class LifecycleChecks {
         return trend;
     }
 
-    /**
-     * The growth of {@code metric} per cycle across the second half of {@code samples}: from the median of its first
-     * third to the median of its last third (medians, so that one sample caught at an allocator's or the collector's
-     * jump at either end neither makes nor hides a trend), over the cycles between the thirds' first samples.
-     */
-    static double netGrowth(List<ProcessSample> samples, int every, java.util.function.ToLongFunction<ProcessSample> metric) {
-        return medianGrowth(samples.subList(samples.size() / 2, samples.size()), every, metric);
-    }
-
-    /** As {@link #netGrowth}, across all of {@code samples}: from the median of their first third to their last's. */
-    static double medianGrowth(List<ProcessSample> samples, int every, java.util.function.ToLongFunction<ProcessSample> metric) {
-        int n = samples.size();
-        if (n < 2) {
-            return 0;
-        }
-        int third = Math.max(1, n / 3);
-        return (median(samples.subList(n - third, n), metric) - median(samples.subList(0, third), metric))
-                / ((double) (n - third) * every);
-    }
-
-    private static double median(List<ProcessSample> samples, java.util.function.ToLongFunction<ProcessSample> metric) {
-        long[] values = samples.stream().mapToLong(metric).sorted().toArray();
-        int mid = values.length / 2;
-        return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2.0;
-    }
-
     /** What grows faster than {@code limits} allow over the second half of {@code samples}; empty when nothing does. */
     static List<String> overLimits(List<ProcessSample> samples, int every, String what, Limits limits,
                                    DeviceMemoryProbe.Labels device) {
@@ -236,11 +214,11 @@ final class LifecycleChecks {
         List<String> over = new ArrayList<>();
         // RSS jumps (glibc arenas, the JIT) make a median slope over few cycles noisy: a leak also grows RSS across
         // the second half (a CI run once saw a +306 KiB slope while RSS fell over that half).
-        double net = netGrowth(samples, every, ProcessSample::outsideHeapKib);
+        double net = ProcessSample.netGrowth(samples, every, ProcessSample::outsideHeapKib);
         // and what it kept over the whole run: RSS handed back early and grown again in the second half (a CI run of
         // 60 JavaCpu sessions: +222.7 KiB a session over the second half while RSS ended 2.4 MiB below its start) is
         // not a leak; a leak keeps at least half its rate over the whole run
-        double whole = medianGrowth(samples, every, ProcessSample::outsideHeapKib);
+        double whole = ProcessSample.medianGrowth(samples, every, ProcessSample::outsideHeapKib);
         if (rss > limits.nativeKib() && net > limits.nativeKib() && whole > limits.nativeKib() / 2) {
             over.add(String.format("RSS outside the Java heap grows %.1f KiB per %s (limit %.0f; %+.1f across the second"
                     + " half, %+.1f across the run)", rss, what, limits.nativeKib(), net, whole));

@@ -105,9 +105,37 @@ record ProcessSample(long rssKib, long outsideHeapKib, long heapUsedKib, int ope
                 slopes[k++] = (metric.applyAsDouble(tail.get(j)) - metric.applyAsDouble(tail.get(i))) / (j - i);
             }
         }
-        java.util.Arrays.sort(slopes);
-        double median = slopes.length % 2 == 1 ? slopes[slopes.length / 2]
-                : (slopes[slopes.length / 2 - 1] + slopes[slopes.length / 2]) / 2;
-        return median / every;
+        return median(slopes) / every;
+    }
+
+    /**
+     * The growth of {@code metric} per cycle across the second half of {@code samples}: from the median of its first
+     * third to the median of its last third (medians, so that one sample caught at an allocator's or the collector's
+     * jump at either end neither makes nor hides a trend), over the cycles between the thirds' first samples.
+     */
+    static double netGrowth(List<ProcessSample> samples, int every, ToDoubleFunction<ProcessSample> metric) {
+        return medianGrowth(samples.subList(samples.size() / 2, samples.size()), every, metric);
+    }
+
+    /** As {@link #netGrowth}, across all of {@code samples}: from the median of their first third to their last's. */
+    static double medianGrowth(List<ProcessSample> samples, int every, ToDoubleFunction<ProcessSample> metric) {
+        int n = samples.size();
+        if (n < 2) {
+            return 0;
+        }
+        int third = Math.max(1, n / 3);
+        return (median(values(samples.subList(n - third, n), metric)) - median(values(samples.subList(0, third), metric)))
+                / ((double) (n - third) * every);
+    }
+
+    private static double[] values(List<ProcessSample> samples, ToDoubleFunction<ProcessSample> metric) {
+        return samples.stream().mapToDouble(metric).toArray();
+    }
+
+    /** The median of {@code values} (sorted in place), the mean of the middle two for an even count. */
+    private static double median(double[] values) {
+        java.util.Arrays.sort(values);
+        int mid = values.length / 2;
+        return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
     }
 }

@@ -23,9 +23,7 @@ import org.junit.jupiter.api.Test;
 class DeviceMemoryTrendTest {
     private static final int SAMPLES = 40;
     private static final int EVERY = 5;
-    private static final LifecycleChecks.Limits LIMITS = new LifecycleChecks.Limits(LifecycleChecks.SESSION_NATIVE_KIB,
-            LifecycleChecks.SESSION_HEAP_KIB, LifecycleChecks.SESSION_FDS, LifecycleChecks.SESSION_THREADS,
-            LifecycleChecks.SESSION_DEVICE_KIB);
+    private static final LifecycleChecks.Limits LIMITS = LifecycleChecks.Limits.session(LifecycleChecks.SESSION_HEAP_KIB);
     private static final DeviceMemoryProbe.Labels NVML_AND_ALLOCATOR =
             new DeviceMemoryProbe.Labels("NVML, this process", "the EP's shared allocator on Cuda", "");
 

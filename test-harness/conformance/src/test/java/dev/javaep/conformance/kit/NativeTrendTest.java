@@ -16,9 +16,7 @@ import org.junit.jupiter.api.Test;
 class NativeTrendTest {
     private static final int SAMPLES = 40;
     private static final int EVERY = 5;
-    private static final LifecycleChecks.Limits LIMITS = new LifecycleChecks.Limits(LifecycleChecks.SESSION_NATIVE_KIB,
-            LifecycleChecks.SESSION_HEAP_KIB, LifecycleChecks.SESSION_FDS, LifecycleChecks.SESSION_THREADS,
-            LifecycleChecks.SESSION_DEVICE_KIB);
+    private static final LifecycleChecks.Limits LIMITS = LifecycleChecks.Limits.session(LifecycleChecks.SESSION_HEAP_KIB);
 
     private static List<ProcessSample> samples(IntToLongFunction outsideHeapKib) {
         List<ProcessSample> samples = new ArrayList<>();
@@ -48,7 +46,7 @@ class NativeTrendTest {
         List<String> over = over(samples(i -> 100_000 + i * EVERY * 1024L - (i == SAMPLES - 1 ? 150_000 : 0)));
         assertEquals(1, over.size(), over::toString);
         assertTrue(over.getFirst().startsWith("RSS outside the Java heap grows 1024.0 KiB per session"), over::toString);
-        assertTrue(LifecycleChecks.netGrowth(samples(i -> 100_000 + i * EVERY * 1024L - (i == SAMPLES - 1 ? 150_000 : 0)),
+        assertTrue(ProcessSample.netGrowth(samples(i -> 100_000 + i * EVERY * 1024L - (i == SAMPLES - 1 ? 150_000 : 0)),
                 EVERY, ProcessSample::outsideHeapKib) > 900, over::toString);
     }
 
@@ -59,7 +57,7 @@ class NativeTrendTest {
         List<ProcessSample> samples = samples(i -> 200_000 + i * EVERY * 300L - (i >= SAMPLES - 3 ? 60_000 : 0));
         assertTrue(ProcessSample.slope(samples, EVERY, ProcessSample::outsideHeapKib) > LifecycleChecks.SESSION_NATIVE_KIB,
                 "the median slope alone would flag it");
-        assertTrue(LifecycleChecks.netGrowth(samples, EVERY, ProcessSample::outsideHeapKib) < 0);
+        assertTrue(ProcessSample.netGrowth(samples, EVERY, ProcessSample::outsideHeapKib) < 0);
         List<String> over = over(samples);
         assertEquals(List.of(), over);
     }
@@ -71,14 +69,14 @@ class NativeTrendTest {
         // limit, but nothing kept over the run
         List<ProcessSample> samples = samples(i -> i < SAMPLES / 2 ? 140_000 - i * 1_000L : 121_000 + (i - SAMPLES / 2) * 800L);
         assertTrue(ProcessSample.slope(samples, EVERY, ProcessSample::outsideHeapKib) > LifecycleChecks.SESSION_NATIVE_KIB);
-        assertTrue(LifecycleChecks.netGrowth(samples, EVERY, ProcessSample::outsideHeapKib) > LifecycleChecks.SESSION_NATIVE_KIB);
-        assertTrue(LifecycleChecks.medianGrowth(samples, EVERY, ProcessSample::outsideHeapKib) < 0);
+        assertTrue(ProcessSample.netGrowth(samples, EVERY, ProcessSample::outsideHeapKib) > LifecycleChecks.SESSION_NATIVE_KIB);
+        assertTrue(ProcessSample.medianGrowth(samples, EVERY, ProcessSample::outsideHeapKib) < 0);
         assertEquals(List.of(), over(samples));
     }
 
     @Test
     void flatRssPasses() {
         assertEquals(List.of(), over(samples(i -> 100_000)));
-        assertEquals(0.0, LifecycleChecks.netGrowth(samples(i -> 100_000), EVERY, ProcessSample::outsideHeapKib));
+        assertEquals(0.0, ProcessSample.netGrowth(samples(i -> 100_000), EVERY, ProcessSample::outsideHeapKib));
     }
 }
