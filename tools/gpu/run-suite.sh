@@ -127,9 +127,7 @@ failed=0
 step() {  # step NAME LIMIT_SECONDS COMMAND...
   local name=$1 limit=$2; shift 2
   echo "=== $name ($(date -u +%H:%M:%S))"
-  # STEP_PREFIX: a command each step runs under, e.g. "ncu --target-processes all --print-summary per-kernel" (no nsys there)
-  # shellcheck disable=SC2086  # STEP_PREFIX is a list of words
-  timeout "$limit" ${STEP_PREFIX:-} "$@" > "$OUT/$name.log" 2>&1
+  timeout "$limit" "$@" > "$OUT/$name.log" 2>&1
   local rc=$?
   tail -n 40 "$OUT/$name.log"
   echo "=== $name: exit $rc"
